@@ -1,0 +1,28 @@
+package io.jobfoundry.kv;
+
+import java.util.List;
+
+/**
+ * Reads of a transaction. Keys are compared as unsigned bytes, as FoundationDB does.
+ *
+ * <p>Reads through {@link KvTransaction} add read conflicts: if another transaction commits a
+ * change to what was read before this one commits, this one fails with a retryable conflict.
+ * Reads through {@link KvTransaction#snapshot()} add none (FDB snapshot reads), for scans whose
+ * result is only a hint; take the key you act on with {@link KvTransaction#addReadConflictKey}.
+ */
+public interface KvReads {
+
+    /** The value of {@code key}, or {@code null}; sees this transaction's own writes. */
+    byte[] get(byte[] key);
+
+    /**
+     * Entries with {@code begin <= key < end}, ascending (or descending when {@code reverse}),
+     * at most {@code limit} of them ({@code limit <= 0} means no limit). The result merges this
+     * transaction's own uncommitted sets and clears.
+     */
+    List<KeyValue> getRange(byte[] begin, byte[] end, int limit, boolean reverse);
+
+    default List<KeyValue> getRange(byte[] begin, byte[] end, int limit) {
+        return getRange(begin, end, limit, false);
+    }
+}

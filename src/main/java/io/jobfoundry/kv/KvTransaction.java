@@ -1,0 +1,59 @@
+package io.jobfoundry.kv;
+
+import com.apple.foundationdb.tuple.Versionstamp;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One attempt of a serializable transaction with FoundationDB's semantics and limits (keys up to
+ * 10 KB, values up to 100 KB, 10 MB of writes, a timeout). Writes are buffered until commit and
+ * visible to this transaction's own reads. A transaction object is used by one thread only and
+ * dies with its attempt: never keep it beyond the body that received it.
+ */
+public interface KvTransaction extends KvReads {
+
+    /** FoundationDB's limits, enforced by every gateway so no backend accepts what another refuses. */
+    int MAX_KEY_BYTES = 10_000;
+    int MAX_VALUE_BYTES = 100_000;
+    int MAX_TRANSACTION_BYTES = 10_000_000;
+
+    /** Reads that add no read conflicts. */
+    KvReads snapshot();
+
+    void set(byte[] key, byte[] value);
+
+    void clear(byte[] key);
+
+    /** Clears every key with {@code begin <= key < end}. */
+    void clearRange(byte[] begin, byte[] end);
+
+    /**
+     * FoundationDB's atomic ADD of a 64-bit little-endian integer: adds no read conflict, so many
+     * transactions may bump one counter without conflicting. A missing value counts as zero.
+     */
+    void add(byte[] key, long delta);
+
+    /** Makes this transaction conflict with any concurrent change of {@code key}. */
+    void addReadConflictKey(byte[] key);
+
+    /**
+     * Sets a key whose 10 bytes at {@code offset} are replaced, at commit, by this transaction's
+     * versionstamp. Build such keys with {@link VersionstampKeys}.
+     */
+    void setVersionstampedKey(byte[] key, int offset, byte[] value);
+
+    /** Sets a value whose 10 bytes at {@code offset} are replaced, at commit, by the versionstamp. */
+    void setVersionstampedValue(byte[] key, byte[] value, int offset);
+
+    /**
+     * The versionstamp this transaction commits at, completed after a successful commit of a
+     * transaction that wrote something: unique and ordered as commits are.
+     */
+    CompletableFuture<Versionstamp> versionstamp();
+
+    /**
+     * A future completed after a later committed transaction changes the value of {@code key} from
+     * what this transaction sees. It is armed only when this transaction commits (and fails if it
+     * does not), fires for other transactions' commits only, and is released by cancelling it.
+     */
+    CompletableFuture<Void> watch(byte[] key);
+}

@@ -1,0 +1,16 @@
+package io.jobfoundry.kv;
+
+/** The retry loop gave up; the cause is the last attempt's failure. */
+public class RetriesExhaustedException extends StoreException {
+
+    private final int attempts;
+
+    public RetriesExhaustedException(int attempts, RetryableStoreException last) {
+        super("transaction failed after " + attempts + " attempts", last.store(), last);
+        this.attempts = attempts;
+    }
+
+    public int attempts() {
+        return attempts;
+    }
+}

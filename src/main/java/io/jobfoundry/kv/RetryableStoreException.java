@@ -1,0 +1,33 @@
+package io.jobfoundry.kv;
+
+/** A failed attempt that may succeed when the whole transaction is run again. */
+public class RetryableStoreException extends StoreException {
+
+    /** Why the attempt failed; {@link #COMMIT_UNKNOWN} means it may also have taken effect. */
+    public enum Reason {
+        /** Another transaction changed what this one read (FDB 1020 not_committed). */
+        CONFLICT,
+        /** The attempt ran out of time (FDB 1031 transaction_timed_out, 1007 transaction_too_old). */
+        TIMEOUT,
+        /** The commit may or may not have been applied (FDB 1021 commit_unknown_result). */
+        COMMIT_UNKNOWN,
+        /** A passing failure of the store (busy, a batch that could not be written, FDB's own). */
+        TRANSIENT
+    }
+
+    private final Reason reason;
+
+    public RetryableStoreException(Reason reason, String store, Throwable cause) {
+        super("transaction attempt failed, may be retried: " + reason, store, cause);
+        this.reason = reason;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+
+    @Override
+    public boolean isRetryable() {
+        return true;
+    }
+}

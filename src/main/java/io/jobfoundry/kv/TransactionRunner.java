@@ -1,0 +1,75 @@
+package io.jobfoundry.kv;
+
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The one place transactions are retried (fdb-record-layer's runner, FDB's {@code run}): every
+ * engine operation goes through {@link #run}, so every operation gets the same bounded loop and
+ * every backend the same policy.
+ */
+public final class TransactionRunner {
+
+    private final KvStore store;
+    private final RetryPolicy policy;
+    private final LongAdder retries = new LongAdder();
+    private final LongAdder conflicts = new LongAdder();
+
+    public TransactionRunner(KvStore store, RetryPolicy policy) {
+        this.store = Objects.requireNonNull(store);
+        this.policy = Objects.requireNonNull(policy);
+    }
+
+    public KvStore store() {
+        return store;
+    }
+
+    /** Runs {@code body} as a transaction until one attempt commits, or the policy gives up. */
+    public <T> T run(TransactionBody<T> body) {
+        long backoffNanos = policy.initialBackoff().toNanos();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return store.runOnce(body, policy.timeout());
+            } catch (RetryableStoreException e) {
+                if (e.reason() == RetryableStoreException.Reason.CONFLICT) {
+                    conflicts.increment();
+                }
+                if (attempt >= policy.maxAttempts()) {
+                    throw new RetriesExhaustedException(attempt, e);
+                }
+                retries.increment();
+                pause(backoffNanos);
+                backoffNanos = Math.min(policy.maxBackoff().toNanos(), Math.max(1, backoffNanos * 2));
+            }
+        }
+    }
+
+    /** Attempts that were run again, since start. */
+    public long retries() {
+        return retries.sum();
+    }
+
+    /** Attempts that failed on a conflict, since start. */
+    public long conflicts() {
+        return conflicts.sum();
+    }
+
+    private static void pause(long maxNanos) {
+        if (maxNanos <= 0) {
+            return;
+        }
+        long nanos = ThreadLocalRandom.current().nextLong(maxNanos + 1);
+        LockSupport.parkNanos(nanos);
+        if (Thread.interrupted()) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while waiting to retry a transaction", "runner", null);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TransactionRunner[" + store.describe() + ", " + policy + "]";
+    }
+}
