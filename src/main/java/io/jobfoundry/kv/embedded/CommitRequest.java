@@ -1,0 +1,38 @@
+package io.jobfoundry.kv.embedded;
+
+import io.jobfoundry.kv.TransactionBody;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A transaction waiting for the committer, and the caller's handle on its outcome. */
+final class CommitRequest<T> {
+
+    private static final int QUEUED = 0;
+    private static final int STARTED = 1;
+    private static final int ABANDONED = 2;
+
+    final TransactionBody<T> body;
+    final long deadlineNanos;
+    final CompletableFuture<T> outcome = new CompletableFuture<>();
+    private final AtomicInteger state = new AtomicInteger(QUEUED);
+
+    /** Set by the committer while the batch is open. */
+    EmbeddedTransaction tx;
+    T value;
+    boolean succeeded;
+
+    CommitRequest(TransactionBody<T> body, long deadlineNanos) {
+        this.body = body;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    /** The committer takes the request; false if the caller already gave up on it. */
+    boolean start() {
+        return state.compareAndSet(QUEUED, STARTED);
+    }
+
+    /** The caller gives up; true if the committer had not taken it, so it never runs. */
+    boolean abandon() {
+        return state.compareAndSet(QUEUED, ABANDONED);
+    }
+}

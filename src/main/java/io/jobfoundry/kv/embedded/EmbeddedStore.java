@@ -1,0 +1,193 @@
+package io.jobfoundry.kv.embedded;
+
+import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.RetryableStoreException;
+import io.jobfoundry.kv.StoreException;
+import io.jobfoundry.kv.TransactionBody;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongConsumer;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The default store: durable, one process, nothing to install. The ordered key space lives in one
+ * SQLite table (WAL mode); transactions run serialized on one committer thread and are committed
+ * in groups ({@link GroupCommitter}); versionstamps come from a commit counter persisted in the
+ * same SQLite transaction as the data it stamps; watches fire in-process after commit.
+ */
+public final class EmbeddedStore implements KvStore {
+
+    /** How long a caller waits past its own timeout for a batch that is already being written. */
+    private static final long COMMIT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+    private static final int PAGE_SIZE = 4096;
+
+    private final Path path;
+    private final String name;
+    private final StoreFileLock lock;
+    private final SqliteKeySpace keys;
+    private final GroupCommitter committer;
+    private final Thread committerThread;
+    private final ExecutorService notifier;
+    private final WatchRegistry watches;
+    private volatile boolean closed;
+
+    private EmbeddedStore(Path path, StoreFileLock lock, SqliteKeySpace keys, LongConsumer batchSizes,
+            int maxBatch) throws SQLException {
+        this.path = path;
+        this.name = "embedded:" + path;
+        this.lock = lock;
+        this.keys = keys;
+        this.notifier = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "jobfoundry-embedded-watches");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.watches = new WatchRegistry(notifier);
+        this.committer = new GroupCommitter(keys, name, maxBatch, watches, batchSizes);
+        this.committerThread = new Thread(committer, "jobfoundry-embedded-committer");
+        this.committerThread.setDaemon(true);
+        this.committerThread.start();
+    }
+
+    public static EmbeddedStore open(EmbeddedOptions options) {
+        return open(options, size -> { });
+    }
+
+    /**
+     * Opens (creating if needed) the store at {@code options.path()}.
+     *
+     * @param batchSizes told the number of transactions of every committed batch, for metrics
+     */
+    public static EmbeddedStore open(EmbeddedOptions options, LongConsumer batchSizes) {
+        Objects.requireNonNull(batchSizes, "batchSizes");
+        Path path = options.path().toAbsolutePath().normalize();
+        try {
+            Files.createDirectories(path.getParent());
+        } catch (IOException e) {
+            throw new StoreException("cannot create the folder of the embedded store " + path, path.toString(), e);
+        }
+        StoreFileLock lock = StoreFileLock.acquire(path);
+        SqliteKeySpace keys = null;
+        try {
+            keys = new SqliteKeySpace(connect(path, options));
+            return new EmbeddedStore(path, lock, keys, batchSizes, options.maxBatch());
+        } catch (SQLException e) {
+            closeQuietly(keys);
+            lock.close();
+            throw new StoreException("cannot open the embedded store " + path + ": " + e.getMessage(),
+                    path.toString(), e);
+        } catch (RuntimeException e) {
+            closeQuietly(keys);
+            lock.close();
+            throw e;
+        }
+    }
+
+    private static Connection connect(Path path, EmbeddedOptions options) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(options.durability() == Durability.FSYNC
+                ? SQLiteConfig.SynchronousMode.FULL
+                : SQLiteConfig.SynchronousMode.NORMAL);
+        // One connection owns the file: no shared-memory index, and other SQLite clients stay out.
+        config.setLockingMode(SQLiteConfig.LockingMode.EXCLUSIVE);
+        config.setBusyTimeout(0);
+        if (options.maxBytes() > 0) {
+            config.setMaxPageCount((int) Math.min(Integer.MAX_VALUE, Math.max(1, options.maxBytes() / PAGE_SIZE)));
+        }
+        config.setPageSize(PAGE_SIZE);
+        return config.createConnection("jdbc:sqlite:" + path);
+    }
+
+    @Override
+    public <T> T runOnce(TransactionBody<T> body, Duration timeout) {
+        if (Thread.currentThread() == committerThread) {
+            throw new IllegalStateException("a transaction body cannot run another transaction");
+        }
+        if (closed) {
+            throw new StoreException("the embedded store is closed", name, null);
+        }
+        long timeoutNanos = timeout.toNanos();
+        CommitRequest<T> request = new CommitRequest<>(body, System.nanoTime() + timeoutNanos);
+        committer.submit(request);
+        try {
+            return request.outcome.get(timeoutNanos + COMMIT_GRACE_NANOS, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        } catch (TimeoutException e) {
+            throw gaveUp(request, RetryableStoreException.Reason.TIMEOUT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw gaveUp(request, RetryableStoreException.Reason.TIMEOUT);
+        }
+    }
+
+    /** A request the committer never took did not happen; one it took may have committed. */
+    private RetryableStoreException gaveUp(CommitRequest<?> request, RetryableStoreException.Reason reason) {
+        return new RetryableStoreException(
+                request.abandon() ? reason : RetryableStoreException.Reason.COMMIT_UNKNOWN, name, null);
+    }
+
+    private static RuntimeException rethrow(Throwable cause) {
+        if (cause instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        return new IllegalStateException("transaction body failed", cause);
+    }
+
+    @Override
+    public String describe() {
+        return name;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    /** Transactions waiting for the committer: the depth of the commit queue. */
+    public int queued() {
+        return committer.queued();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        committer.close();
+        try {
+            committerThread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        watches.failAll(new StoreException("the embedded store is closed", name, null));
+        closeQuietly(keys);
+        notifier.shutdown();
+        lock.close();
+    }
+
+    private static void closeQuietly(SqliteKeySpace keys) {
+        if (keys != null) {
+            try {
+                keys.close();
+            } catch (SQLException ignored) {
+                // Committed data is safe in the WAL; closing only tidies up.
+            }
+        }
+    }
+}

@@ -1,0 +1,234 @@
+package io.jobfoundry.kv.embedded;
+
+import com.apple.foundationdb.tuple.Versionstamp;
+import io.jobfoundry.kv.KeyValue;
+import io.jobfoundry.kv.KvReads;
+import io.jobfoundry.kv.KvTransaction;
+import io.jobfoundry.kv.RetryableStoreException;
+import io.jobfoundry.kv.StoreLimitException;
+import io.jobfoundry.kv.VersionstampKeys;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One attempt, executed on the committer thread inside the batch's SQLite transaction and under a
+ * savepoint of its own. Writes go straight to SQLite, so reads see them (read-your-writes and
+ * range merging come for free) and a failed body is undone by rolling back to its savepoint.
+ * Transactions run one after another, so every read is serializable and snapshot reads and
+ * explicit read conflicts need nothing more.
+ *
+ * <p>The versionstamp is known before the body runs (the batch's commit version and this
+ * transaction's place in it), so versionstamped keys are written complete; they become visible to
+ * others, like everything else, only when the batch commits.
+ */
+final class EmbeddedTransaction implements KvTransaction {
+
+    private final SqliteKeySpace keys;
+    private final String storeName;
+    private final Versionstamp stamp;
+    private final long deadlineNanos;
+    private final CompletableFuture<Versionstamp> versionstamp = new CompletableFuture<>();
+    private final Set<ByteBuffer> touched = new HashSet<>();
+    private final List<byte[][]> clearedRanges = new ArrayList<>();
+    private final List<WatchRegistry.Watch> watches = new ArrayList<>();
+    private long bytesWritten;
+    private boolean wrote;
+    private SQLException storeFailure;
+
+    EmbeddedTransaction(SqliteKeySpace keys, String storeName, Versionstamp stamp, long deadlineNanos) {
+        this.keys = keys;
+        this.storeName = storeName;
+        this.stamp = stamp;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        checkDeadline();
+        try {
+            return keys.get(key);
+        } catch (SQLException e) {
+            throw storeFailed(e);
+        }
+    }
+
+    @Override
+    public List<KeyValue> getRange(byte[] begin, byte[] end, int limit, boolean reverse) {
+        checkDeadline();
+        if (Arrays.compareUnsigned(begin, end) >= 0) {
+            return List.of();
+        }
+        try {
+            return keys.range(begin, end, limit, reverse);
+        } catch (SQLException e) {
+            throw storeFailed(e);
+        }
+    }
+
+    @Override
+    public KvReads snapshot() {
+        // Serialized execution: a snapshot read cannot observe anything a tracked read would not.
+        return this;
+    }
+
+    @Override
+    public void set(byte[] key, byte[] value) {
+        checkWrite(key, value);
+        try {
+            keys.put(key, value);
+        } catch (SQLException e) {
+            throw storeFailed(e);
+        }
+        touched.add(ByteBuffer.wrap(key.clone()));
+    }
+
+    @Override
+    public void clear(byte[] key) {
+        checkWrite(key, null);
+        try {
+            keys.delete(key);
+        } catch (SQLException e) {
+            throw storeFailed(e);
+        }
+        touched.add(ByteBuffer.wrap(key.clone()));
+    }
+
+    @Override
+    public void clearRange(byte[] begin, byte[] end) {
+        int order = Arrays.compareUnsigned(begin, end);
+        if (order > 0) {
+            throw new IllegalArgumentException("clearRange: begin is after end");
+        }
+        checkWrite(begin, null);
+        checkWrite(end, null);
+        if (order == 0) {
+            return;
+        }
+        try {
+            keys.deleteRange(begin, end);
+        } catch (SQLException e) {
+            throw storeFailed(e);
+        }
+        clearedRanges.add(new byte[][] {begin.clone(), end.clone()});
+    }
+
+    @Override
+    public void add(byte[] key, long delta) {
+        checkWrite(key, new byte[Long.BYTES]);
+        try {
+            byte[] current = keys.get(key);
+            keys.put(key, addLittleEndian(current, delta));
+        } catch (SQLException e) {
+            throw storeFailed(e);
+        }
+        touched.add(ByteBuffer.wrap(key.clone()));
+    }
+
+    /** FDB's ADD: the old value truncated or zero-extended to eight bytes, plus the operand. */
+    static byte[] addLittleEndian(byte[] current, long delta) {
+        byte[] eight = new byte[Long.BYTES];
+        if (current != null) {
+            System.arraycopy(current, 0, eight, 0, Math.min(current.length, Long.BYTES));
+        }
+        long sum = ByteBuffer.wrap(eight).order(ByteOrder.LITTLE_ENDIAN).getLong() + delta;
+        return ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(sum).array();
+    }
+
+    @Override
+    public void addReadConflictKey(byte[] key) {
+        // Transactions are serialized: there is nothing to conflict with.
+        checkDeadline();
+    }
+
+    @Override
+    public void setVersionstampedKey(byte[] key, int offset, byte[] value) {
+        VersionstampKeys.checkOffset(key, offset);
+        byte[] complete = key.clone();
+        VersionstampKeys.fill(complete, offset, stamp);
+        set(complete, value);
+    }
+
+    @Override
+    public void setVersionstampedValue(byte[] key, byte[] value, int offset) {
+        VersionstampKeys.checkOffset(value, offset);
+        byte[] complete = value.clone();
+        VersionstampKeys.fill(complete, offset, stamp);
+        set(key, complete);
+    }
+
+    @Override
+    public CompletableFuture<Versionstamp> versionstamp() {
+        return versionstamp;
+    }
+
+    @Override
+    public CompletableFuture<Void> watch(byte[] key) {
+        checkDeadline();
+        WatchRegistry.Watch watch = new WatchRegistry.Watch(key.clone());
+        watches.add(watch);
+        return watch.future();
+    }
+
+    private void checkWrite(byte[] key, byte[] value) {
+        checkDeadline();
+        if (key.length > MAX_KEY_BYTES) {
+            throw new StoreLimitException(StoreLimitException.Limit.KEY_SIZE, key.length, storeName);
+        }
+        if (value != null && value.length > MAX_VALUE_BYTES) {
+            throw new StoreLimitException(StoreLimitException.Limit.VALUE_SIZE, value.length, storeName);
+        }
+        bytesWritten += key.length + (value == null ? 0 : value.length);
+        if (bytesWritten > MAX_TRANSACTION_BYTES) {
+            throw new StoreLimitException(StoreLimitException.Limit.TRANSACTION_SIZE, bytesWritten, storeName);
+        }
+        wrote = true;
+    }
+
+    private void checkDeadline() {
+        if (System.nanoTime() - deadlineNanos > 0) {
+            throw new RetryableStoreException(RetryableStoreException.Reason.TIMEOUT, storeName, null);
+        }
+    }
+
+    /**
+     * A SQLite failure leaves the batch's state unknown: it is remembered here even if the body
+     * swallows the exception, and the committer then fails the whole batch.
+     */
+    private RetryableStoreException storeFailed(SQLException e) {
+        if (storeFailure == null) {
+            storeFailure = e;
+        }
+        return new RetryableStoreException(RetryableStoreException.Reason.TRANSIENT, storeName, e);
+    }
+
+    SQLException storeFailure() {
+        return storeFailure;
+    }
+
+    boolean wrote() {
+        return wrote;
+    }
+
+    Versionstamp stamp() {
+        return stamp;
+    }
+
+    Set<ByteBuffer> touchedKeys() {
+        return touched;
+    }
+
+    List<byte[][]> clearedRanges() {
+        return clearedRanges;
+    }
+
+    List<WatchRegistry.Watch> watches() {
+        return watches;
+    }
+}

@@ -1,0 +1,136 @@
+package io.jobfoundry.kv.embedded;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/**
+ * Armed watches of the embedded store. A watch remembers the value its transaction saw; after each
+ * committed batch the keys the batch changed are compared with that value and the watches whose
+ * key now differs fire. Futures are completed on the notifier executor, never on the committer
+ * thread, so a watcher's callbacks cannot stall commits.
+ */
+final class WatchRegistry {
+
+    /** A watch requested by a transaction; armed only when that transaction commits. */
+    static final class Watch {
+        private final byte[] key;
+        private final CompletableFuture<Void> future = new CompletableFuture<>();
+        private byte[] base;
+
+        Watch(byte[] key) {
+            this.key = key;
+        }
+
+        byte[] key() {
+            return key;
+        }
+
+        CompletableFuture<Void> future() {
+            return future;
+        }
+    }
+
+    private final Map<ByteBuffer, List<Watch>> byKey = new HashMap<>();
+    private final Executor notifier;
+
+    WatchRegistry(Executor notifier) {
+        this.notifier = notifier;
+    }
+
+    /** Arms {@code watch} against {@code base}, the value its transaction sees for the key. */
+    synchronized void arm(Watch watch, byte[] base) {
+        if (watch.future.isDone()) {
+            return;
+        }
+        watch.base = base;
+        ByteBuffer key = ByteBuffer.wrap(watch.key);
+        byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(watch);
+        // Cancelling the future is how a watcher lets go; forget it then.
+        watch.future.whenComplete((ignored, failure) -> forget(watch));
+    }
+
+    /** Undoes {@link #arm} for a transaction whose batch did not commit after all. */
+    void disarm(Watch watch, RuntimeException why) {
+        forget(watch);
+        notifier.execute(() -> watch.future.completeExceptionally(why));
+    }
+
+    private synchronized void forget(Watch watch) {
+        ByteBuffer key = ByteBuffer.wrap(watch.key);
+        List<Watch> watches = byKey.get(key);
+        if (watches != null && watches.remove(watch) && watches.isEmpty()) {
+            byKey.remove(key);
+        }
+    }
+
+    synchronized boolean isEmpty() {
+        return byKey.isEmpty();
+    }
+
+    /** Watched keys among {@code keys} or inside any of {@code ranges}. */
+    synchronized List<byte[]> watchedAmong(Iterable<ByteBuffer> keys, List<byte[][]> ranges) {
+        List<byte[]> result = new ArrayList<>();
+        for (ByteBuffer key : keys) {
+            if (byKey.containsKey(key)) {
+                result.add(key.array());
+            }
+        }
+        if (!ranges.isEmpty()) {
+            for (ByteBuffer key : byKey.keySet()) {
+                for (byte[][] range : ranges) {
+                    if (Arrays.compareUnsigned(key.array(), range[0]) >= 0
+                            && Arrays.compareUnsigned(key.array(), range[1]) < 0) {
+                        result.add(key.array());
+                        break;
+                    }
+                }
+            }
+        }
+        return result;
+    }
+
+    /** Fires the watches on {@code keys} whose committed value now differs from their base. */
+    void fireChanged(List<byte[]> keys, Function<byte[], byte[]> committedValue) {
+        List<Watch> fired = new ArrayList<>();
+        for (byte[] key : keys) {
+            byte[] value = committedValue.apply(key);
+            synchronized (this) {
+                List<Watch> watches = byKey.get(ByteBuffer.wrap(key));
+                if (watches == null) {
+                    continue;
+                }
+                for (Watch watch : List.copyOf(watches)) {
+                    if (!Arrays.equals(watch.base, value)) {
+                        watches.remove(watch);
+                        fired.add(watch);
+                    }
+                }
+                if (watches.isEmpty()) {
+                    byKey.remove(ByteBuffer.wrap(key));
+                }
+            }
+        }
+        for (Watch watch : fired) {
+            notifier.execute(() -> watch.future.complete(null));
+        }
+    }
+
+    /** Fails every armed watch, when the store closes. */
+    void failAll(RuntimeException why) {
+        List<Watch> all = new ArrayList<>();
+        synchronized (this) {
+            byKey.values().forEach(all::addAll);
+            byKey.clear();
+        }
+        for (Watch watch : all) {
+            notifier.execute(() -> watch.future.completeExceptionally(why));
+        }
+    }
+}

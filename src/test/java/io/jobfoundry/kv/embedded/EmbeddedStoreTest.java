@@ -1,0 +1,198 @@
+package io.jobfoundry.kv.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.apple.foundationdb.tuple.Versionstamp;
+import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.KvStoreContract;
+import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.RetryableStoreException;
+import io.jobfoundry.kv.StoreException;
+import io.jobfoundry.kv.TransactionRunner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAccumulator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The contract on the embedded store, plus what only a local file can promise. */
+class EmbeddedStoreTest extends KvStoreContract {
+
+    @TempDir
+    Path folder;
+
+    @Override
+    protected KvStore openStore() {
+        return EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("nested/folders/store.db")));
+    }
+
+    @Test
+    void createsItsFolderAndKeepsCommittedDataAcrossReopen() {
+        Path file = folder.resolve("nested/folders/store.db");
+        assertTrue(Files.exists(file));
+        Versionstamp before = runner.run(tx -> {
+            tx.set(key("kept"), bytes("yes"));
+            return tx.versionstamp();
+        }).join();
+        store.close();
+
+        store = EmbeddedStore.open(EmbeddedOptions.at(file));
+        runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        assertArrayEquals(bytes("yes"), runner.run(tx -> tx.get(key("kept"))));
+        Versionstamp after = runner.run(tx -> {
+            tx.set(key("more"), bytes("x"));
+            return tx.versionstamp();
+        }).join();
+        assertTrue(before.compareTo(after) < 0, "versionstamps keep increasing across restarts");
+    }
+
+    @Test
+    void aSecondStoreOnTheSameFileIsRefusedWithAClearMessage() {
+        StoreException refused = assertThrows(StoreException.class,
+                () -> EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("nested/folders/store.db"))));
+        assertTrue(refused.getMessage().contains("in use by another process"), refused.getMessage());
+        // The first store is untouched by the attempt.
+        runner.run(tx -> {
+            tx.set(key("still"), bytes("works"));
+            return null;
+        });
+    }
+
+    @Test
+    void aFileThatIsNotAJobfoundryStoreIsRefused() throws Exception {
+        Path other = folder.resolve("other.db");
+        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + other);
+                var statement = connection.createStatement()) {
+            statement.execute("PRAGMA application_id = 42");
+            statement.execute("CREATE TABLE foreign_data (x)");
+        }
+        StoreException refused = assertThrows(StoreException.class, () -> EmbeddedStore.open(EmbeddedOptions.at(other)));
+        assertTrue(refused.getMessage().contains("not a Jobfoundry store"), refused.getMessage());
+    }
+
+    @Test
+    void concurrentTransactionsAreCommittedTogetherInBatches() throws Exception {
+        store.close();
+        LongAccumulator largestBatch = new LongAccumulator(Math::max, 0);
+        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("batched.db")), largestBatch::accumulate);
+        runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        runConcurrently(16, i -> {
+            for (int j = 0; j < 50; j++) {
+                int n = j;
+                runner.run(tx -> {
+                    tx.set(key("t", i, n), bytes("x"));
+                    return null;
+                });
+            }
+        });
+        assertTrue(largestBatch.get() > 1, "16 concurrent writers must share syncs, largest batch " + largestBatch.get());
+        assertEquals(800, runner.run(tx -> tx.getRange(key("t"), key("u"), 0)).size());
+    }
+
+    @Test
+    void whenABatchCannotBeWrittenEveryTransactionInItFailsRetryablyAndNoneIsHalfApplied() throws Exception {
+        store.close();
+        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("small.db")).withMaxBytes(256 * 1024));
+        runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(12);
+        try {
+            // Hold the committer so that everything submitted meanwhile lands in one batch.
+            Future<?> holder = pool.submit(() -> store.runOnce(tx -> {
+                holding.countDown();
+                await(release);
+                return null;
+            }, Duration.ofSeconds(30)));
+            holding.await(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            List<Future<Object>> small = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                int n = i;
+                small.add(pool.submit(() -> store.runOnce(tx -> {
+                    tx.set(key("small", n), bytes("x"));
+                    return null;
+                }, Duration.ofSeconds(30))));
+            }
+            Future<Object> tooBig = pool.submit(() -> store.runOnce(tx -> {
+                for (int i = 0; i < 5; i++) {
+                    tx.set(key("big", i), new byte[90_000]);
+                }
+                return null;
+            }, Duration.ofSeconds(30)));
+            awaitQueued(11);
+            release.countDown();
+            holder.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            var failure = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> tooBig.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(RetryableStoreException.Reason.TRANSIENT, ((RetryableStoreException) failure.getCause()).reason());
+            for (Future<Object> future : small) {
+                var batchFailure = assertThrows(java.util.concurrent.ExecutionException.class,
+                        () -> future.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+                assertTrue(batchFailure.getCause() instanceof RetryableStoreException);
+            }
+            for (int i = 0; i < 10; i++) {
+                int n = i;
+                assertNull(runner.run(tx -> tx.get(key("small", n))), "a failed batch leaves nothing behind");
+            }
+            // A retry, in a batch of its own, goes through.
+            runner.run(tx -> {
+                tx.set(key("small", 0), bytes("x"));
+                return null;
+            });
+            assertArrayEquals(bytes("x"), runner.run(tx -> tx.get(key("small", 0))));
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void operationsOnAClosedStoreFailClearly() {
+        store.close();
+        StoreException closed = assertThrows(StoreException.class, () -> runner.run(tx -> tx.get(key("a"))));
+        assertTrue(closed.getMessage().contains("closed"));
+        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("nested/folders/store.db")));
+    }
+
+    @Test
+    void pendingWatchesFailWhenTheStoreCloses() throws Exception {
+        CompletableFuture<Void> watch = runner.run(tx -> tx.watch(key("w")));
+        store.close();
+        var failure = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> watch.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(failure.getCause() instanceof StoreException);
+        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("nested/folders/store.db")));
+    }
+
+    private void awaitQueued(int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(EVENT_TIMEOUT_SECONDS);
+        while (((EmbeddedStore) store).queued() < expected) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("transactions were not queued");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
