@@ -1,0 +1,25 @@
+package io.jobfoundry.bench;
+
+import java.util.Arrays;
+
+/**
+ * Entry point of the {@code bench} profile: {@code ./mvnw -B -q -Pbench test-compile exec:java
+ * -Dexec.args="NAME [ARGS]"}. Benchmarks measure; they are never part of the test run.
+ */
+public final class Bench {
+
+    private Bench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String name = args.length == 0 ? "" : args[0];
+        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+        switch (name) {
+            case "kv" -> KvBench.main(rest);
+            default -> {
+                System.err.println("usage: Bench kv [seconds]");
+                System.exit(2);
+            }
+        }
+    }
+}
