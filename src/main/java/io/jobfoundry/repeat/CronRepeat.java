@@ -1,0 +1,122 @@
+package io.jobfoundry.repeat;
+
+import com.cronutils.model.Cron;
+import com.cronutils.model.CronType;
+import com.cronutils.model.definition.CronDefinitionBuilder;
+import com.cronutils.model.time.ExecutionTime;
+import com.cronutils.parser.CronParser;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@code CRON <minute> <hour> <day-of-month> <month> <day-of-week>}: a standard 5-field UNIX cron
+ * expression (crontab(5): ranges, lists, steps, month and day names, 0 or 7 for Sunday, a day
+ * matching either day field when both are restricted), evaluated in UTC by cron-utils.
+ *
+ * <p>The next run is the first time the expression matches <em>strictly after both the
+ * scheduled time and the finish time</em> of the last run. That is what a cron user expects:
+ * <ul>
+ *   <li>runs stay on the expression's wall-clock grid (<code>*&#47;15</code> means :00, :15, :30, :45,
+ *       not "15 minutes after the last one finished");
+ *   <li>slots that passed while the run was still going, or while nothing ran at all, are
+ *       skipped, as cron skips the minutes a machine was down — a job that was off for a day
+ *       does not fire 96 times back to back (use {@code SCHEDULED, +15 MINUTES} for that);
+ *   <li>a slot never runs twice, even when a clock skewed between replicas makes a run finish
+ *       before the time it was scheduled for.
+ * </ul>
+ * The start time plays no part.
+ */
+public final class CronRepeat implements Repeat {
+
+    static final List<String> EXAMPLES = List.of("CRON */15 * * * *", "CRON 0 4 * * *", "CRON 0 6 * * MON",
+            "CRON 30 2 1 * *");
+
+    // Immutable once built (cron-utils fills its tables in the constructor), so one serves all threads.
+    private static final CronParser PARSER = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+    private static final ZonedDateTime EPOCH = Instant.EPOCH.atZone(ZoneOffset.UTC);
+
+    private final String expression;
+    private final ExecutionTime executionTime;
+
+    private CronRepeat(String expression, ExecutionTime executionTime) {
+        this.expression = expression;
+        this.executionTime = executionTime;
+    }
+
+    /**
+     * @param fields exactly five cron fields, upper case, without whitespace
+     * @param written the expression as the client wrote it, for error messages
+     */
+    static CronRepeat of(List<String> fields, String written) {
+        if (fields.size() != 5) {
+            throw new RepeatSyntaxException("a cron expression has exactly 5 fields", written, EXAMPLES);
+        }
+        String expression = String.join(" ", fields);
+        ExecutionTime executionTime;
+        try {
+            Cron cron = PARSER.parse(expression);
+            cron.validate();
+            executionTime = ExecutionTime.forCron(cron);
+        } catch (RuntimeException e) {
+            // cron-utils reports bad input with unchecked exceptions of several kinds; all of
+            // them mean the client's expression is wrong.
+            throw new RepeatSyntaxException("invalid cron expression", written, EXAMPLES, e);
+        }
+        // 0 0 30 2 * parses but never fires. Cron matches repeat with the 400-year Gregorian
+        // cycle, so no next time after 1970 means none ever.
+        if (executionTime.nextExecution(EPOCH).isEmpty()) {
+            throw new RepeatSyntaxException("cron expression never fires", written, EXAMPLES);
+        }
+        return new CronRepeat(expression, executionTime);
+    }
+
+    /** The five fields, single-spaced and upper case, as in <code>*&#47;15 * * * *</code>. */
+    public String expression() {
+        return expression;
+    }
+
+    /**
+     * @throws RepeatRangeException if the base is outside 0000–9999 or the expression does not
+     *     fire again before the year 10000
+     */
+    @Override
+    public Instant next(Instant scheduled, Instant started, Instant finished) {
+        Objects.requireNonNull(scheduled, "scheduled");
+        Objects.requireNonNull(started, "started");
+        Objects.requireNonNull(finished, "finished");
+        Instant from = finished.isAfter(scheduled) ? finished : scheduled;
+        if (!Timeline.contains(from)) {
+            throw new RepeatRangeException(normalized(), from);
+        }
+        Optional<ZonedDateTime> next =
+                executionTime.nextExecution(Instant.ofEpochMilli(Timeline.toMillis(from)).atZone(ZoneOffset.UTC));
+        if (next.isEmpty() || !Timeline.contains(next.get().toInstant())) {
+            throw new RepeatRangeException(normalized(), from);
+        }
+        return next.get().toInstant();
+    }
+
+    @Override
+    public String normalized() {
+        return "CRON " + expression;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof CronRepeat cron && cron.expression.equals(expression);
+    }
+
+    @Override
+    public int hashCode() {
+        return expression.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return normalized();
+    }
+}

@@ -1,0 +1,68 @@
+package io.jobfoundry.repeat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A Bedrock repeat: {@code BASE, MODIFIER[, MODIFIER…]}. The next run is the base time of the last
+ * run with the modifiers applied left to right, each meaning exactly what the same modifier
+ * means in SQLite's {@code datetime()} in UTC (see {@link Offset}, {@link StartOf},
+ * {@link Weekday}).
+ *
+ * <p>Times are whole milliseconds, as in SQLite: sub-millisecond digits of the base are dropped
+ * (towards the past) before the first step. (SQLite, handed the same time as text with more
+ * digits, would round to the nearest millisecond but never up into the next second.)
+ *
+ * <p>With {@link Base#SCHEDULED} the next time can be in the past when runs fell behind; that is
+ * on purpose: missed runs catch up back to back, none is skipped.
+ *
+ * @param modifiers at least one
+ */
+public record ModifierRepeat(Base base, List<Modifier> modifiers) implements Repeat {
+
+    public ModifierRepeat {
+        Objects.requireNonNull(base, "base");
+        modifiers = List.copyOf(modifiers);
+        if (modifiers.isEmpty()) {
+            throw new RepeatSyntaxException("a repeat needs at least one modifier after its base", base.name(),
+                    RepeatParser.GENERAL_EXAMPLES);
+        }
+    }
+
+    /**
+     * @throws RepeatRangeException if the base, a step or the result is outside 0000–9999
+     */
+    @Override
+    public Instant next(Instant scheduled, Instant started, Instant finished) {
+        Objects.requireNonNull(scheduled, "scheduled");
+        Objects.requireNonNull(started, "started");
+        Objects.requireNonNull(finished, "finished");
+        Instant from = base.pick(scheduled, started, finished);
+        if (!Timeline.contains(from)) {
+            throw new RepeatRangeException(normalized(), from);
+        }
+        long millis = Timeline.toMillis(from);
+        for (Modifier modifier : modifiers) {
+            millis = modifier.applyTo(millis);
+            if (!Timeline.contains(millis)) {
+                throw new RepeatRangeException(normalized(), from);
+            }
+        }
+        return Instant.ofEpochMilli(millis);
+    }
+
+    @Override
+    public String normalized() {
+        StringBuilder text = new StringBuilder(base.name());
+        for (Modifier modifier : modifiers) {
+            text.append(", ").append(modifier.normalized());
+        }
+        return text.toString();
+    }
+
+    @Override
+    public String toString() {
+        return normalized();
+    }
+}

@@ -1,0 +1,228 @@
+package io.jobfoundry.repeat;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Turns repeat text into a {@link Repeat}; the grammar is on {@link Repeat}.
+ *
+ * <p>Works on the text as written (ASCII only, checked first) and compares case-insensitively, so
+ * that errors quote the client's own spelling.
+ */
+final class RepeatParser {
+
+    static final int MAX_LENGTH = 1024;
+
+    static final List<String> GENERAL_EXAMPLES = List.of("FINISHED, +1 HOUR", "SCHEDULED, +1 DAY, START OF DAY, +4 HOURS",
+            "FINISHED, +1 DAY, WEEKDAY 1, START OF DAY, +6 HOURS", "HOURLY", "CRON */15 * * * *");
+    static final List<String> BASE_EXAMPLES = List.of("SCHEDULED, +1 HOUR", "STARTED, +30 MINUTES", "FINISHED, +1 DAY",
+            "DAILY", "CRON 0 4 * * *");
+    static final List<String> MODIFIER_EXAMPLES = List.of("+1 HOUR", "-30 MINUTES", "+1.5 DAYS", "START OF DAY",
+            "WEEKDAY 1");
+    static final List<String> OFFSET_EXAMPLES = List.of("+1 HOUR", "-30 MINUTES", "+1.5 DAYS", "+1 MONTH", "+10 SECONDS");
+    static final List<String> START_OF_EXAMPLES = List.of("START OF DAY", "START OF MONTH", "START OF YEAR");
+    static final List<String> WEEKDAY_EXAMPLES = List.of("WEEKDAY 0", "WEEKDAY 1", "WEEKDAY 6");
+
+    private RepeatParser() {
+    }
+
+    static Repeat parse(String input) {
+        if (input.length() > MAX_LENGTH) {
+            throw new RepeatSyntaxException("repeat longer than " + MAX_LENGTH + " characters", input, GENERAL_EXAMPLES);
+        }
+        for (int i = 0; i < input.length(); i++) {
+            char c = input.charAt(i);
+            if (!(c >= 0x20 && c < 0x7f) && !isSpace(c)) {
+                // Non-ASCII would let Unicode case mapping smuggle in look-alikes ("ſ" upper-cases to "S").
+                throw new RepeatSyntaxException("unexpected character (only printable ASCII is allowed)",
+                        String.valueOf(c), GENERAL_EXAMPLES);
+            }
+        }
+        String text = trim(input);
+        if (text.isEmpty()) {
+            throw new RepeatSyntaxException("empty repeat", input, GENERAL_EXAMPLES);
+        }
+        List<String> words = words(text);
+        if (words.get(0).equalsIgnoreCase("CRON")) {
+            // Before splitting on commas: cron lists ("1,15") use them.
+            List<String> fields = new ArrayList<>(words.size() - 1);
+            for (String field : words.subList(1, words.size())) {
+                fields.add(field.toUpperCase(Locale.ROOT));
+            }
+            return CronRepeat.of(fields, text);
+        }
+        String[] parts = text.split(",", -1);
+        if (parts.length == 1) {
+            return single(text);
+        }
+        String baseText = trim(parts[0]);
+        Base base = base(baseText);
+        List<Modifier> modifiers = new ArrayList<>(parts.length - 1);
+        for (int i = 1; i < parts.length; i++) {
+            modifiers.add(modifier(trim(parts[i]), text));
+        }
+        return new ModifierRepeat(base, modifiers);
+    }
+
+    /** No comma: a canned name, or a base someone forgot to give a modifier. */
+    private static Repeat single(String text) {
+        String name = text.toUpperCase(Locale.ROOT);
+        return switch (name) {
+            case "HOURLY" -> new ModifierRepeat(Base.FINISHED, List.of(new Offset(BigDecimal.ONE, Unit.HOUR)));
+            case "DAILY" -> new ModifierRepeat(Base.FINISHED, List.of(new Offset(BigDecimal.ONE, Unit.DAY)));
+            case "WEEKLY" -> new ModifierRepeat(Base.FINISHED, List.of(new Offset(BigDecimal.valueOf(7), Unit.DAY)));
+            case "SCHEDULED", "STARTED", "FINISHED" -> throw new RepeatSyntaxException(
+                    "a repeat needs at least one modifier after its base", text, BASE_EXAMPLES);
+            default -> throw unknownBase(text, "unknown repeat base or canned name");
+        };
+    }
+
+    private static Base base(String text) {
+        return switch (text.toUpperCase(Locale.ROOT)) {
+            case "SCHEDULED" -> Base.SCHEDULED;
+            case "STARTED" -> Base.STARTED;
+            case "FINISHED" -> Base.FINISHED;
+            case "HOURLY", "DAILY", "WEEKLY" -> throw new RepeatSyntaxException(
+                    "a canned repeat takes no modifiers", text, BASE_EXAMPLES);
+            case "" -> throw new RepeatSyntaxException("missing base before the first comma", text, BASE_EXAMPLES);
+            default -> throw unknownBase(text, "unknown repeat base");
+        };
+    }
+
+    private static RepeatSyntaxException unknownBase(String text, String message) {
+        String firstWord = words(text).get(0).toUpperCase(Locale.ROOT);
+        if (!firstWord.equals(text.toUpperCase(Locale.ROOT))
+                && (firstWord.equals("SCHEDULED") || firstWord.equals("STARTED") || firstWord.equals("FINISHED"))) {
+            return new RepeatSyntaxException("a comma must follow the base", text, BASE_EXAMPLES);
+        }
+        return new RepeatSyntaxException(message, text, BASE_EXAMPLES);
+    }
+
+    private static Modifier modifier(String text, String whole) {
+        if (text.isEmpty()) {
+            throw new RepeatSyntaxException("empty modifier (a trailing or double comma)", whole, MODIFIER_EXAMPLES);
+        }
+        char first = text.charAt(0);
+        if (first == '+' || first == '-' || isDigit(first)) {
+            return offset(text);
+        }
+        List<String> words = words(text);
+        String keyword = words.get(0).toUpperCase(Locale.ROOT);
+        if (keyword.equals("START")) {
+            return startOf(text, words);
+        }
+        if (keyword.equals("WEEKDAY")) {
+            return weekday(text, words);
+        }
+        throw new RepeatSyntaxException("unknown modifier", text, MODIFIER_EXAMPLES);
+    }
+
+    /** {@code [+|-] [space] digits[.digits] space unit}; the space after the sign is Bedrock's habit. */
+    private static Offset offset(String text) {
+        int i = 0;
+        boolean negative = false;
+        if (text.charAt(0) == '+' || text.charAt(0) == '-') {
+            negative = text.charAt(0) == '-';
+            i = skipSpace(text, 1);
+        }
+        int numberStart = i;
+        i = skipDigits(text, i);
+        boolean wholeDigits = i > numberStart;
+        if (wholeDigits && i < text.length() && text.charAt(i) == '.') {
+            int fractionStart = i + 1;
+            i = skipDigits(text, fractionStart);
+            wholeDigits = i > fractionStart;
+        }
+        if (!wholeDigits || i == text.length() || !isSpace(text.charAt(i))) {
+            // Also refuses NaN, Infinity, exponents (1e3) and bare points (.5, 1.), which SQLite
+            // accepts only in part.
+            throw new RepeatSyntaxException("expected a number such as 1 or 1.5, then a space and a unit", text,
+                    OFFSET_EXAMPLES);
+        }
+        BigDecimal amount = new BigDecimal(text.substring(numberStart, i));
+        Unit unit = Unit.named(text.substring(skipSpace(text, i)).toUpperCase(Locale.ROOT));
+        if (unit == null) {
+            throw new RepeatSyntaxException(
+                    "unknown unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR, singular or plural)", text, OFFSET_EXAMPLES);
+        }
+        return new Offset(negative ? amount.negate() : amount, unit);
+    }
+
+    private static StartOf startOf(String text, List<String> words) {
+        if (words.size() == 3 && words.get(1).equalsIgnoreCase("OF")) {
+            switch (words.get(2).toUpperCase(Locale.ROOT)) {
+                case "DAY":
+                    return StartOf.DAY;
+                case "MONTH":
+                    return StartOf.MONTH;
+                case "YEAR":
+                    return StartOf.YEAR;
+                case "WEEK":
+                    throw new RepeatSyntaxException("SQLite has no START OF WEEK; combine WEEKDAY N and START OF DAY",
+                            text, START_OF_EXAMPLES);
+                default:
+                    break;
+            }
+        }
+        throw new RepeatSyntaxException("expected START OF DAY, MONTH or YEAR", text, START_OF_EXAMPLES);
+    }
+
+    private static Weekday weekday(String text, List<String> words) {
+        if (words.size() == 2 && words.get(1).length() == 1 && words.get(1).charAt(0) >= '0'
+                && words.get(1).charAt(0) <= '6') {
+            return new Weekday(words.get(1).charAt(0) - '0');
+        }
+        throw new RepeatSyntaxException("WEEKDAY takes a day from 0 (Sunday) to 6 (Saturday)", text, WEEKDAY_EXAMPLES);
+    }
+
+    /** SQLite's isspace(): space, tab, newline, vertical tab, form feed, carriage return. */
+    private static boolean isSpace(char c) {
+        return c == ' ' || (c >= '\t' && c <= '\r');
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static int skipSpace(String text, int from) {
+        int i = from;
+        while (i < text.length() && isSpace(text.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static int skipDigits(String text, int from) {
+        int i = from;
+        while (i < text.length() && isDigit(text.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static String trim(String text) {
+        int start = skipSpace(text, 0);
+        int end = text.length();
+        while (end > start && isSpace(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(start, end);
+    }
+
+    /** The whitespace-separated words of a trimmed, non-empty text. */
+    private static List<String> words(String text) {
+        List<String> words = new ArrayList<>(4);
+        int i = 0;
+        while (i < text.length()) {
+            int end = i;
+            while (end < text.length() && !isSpace(text.charAt(end))) {
+                end++;
+            }
+            words.add(text.substring(i, end));
+            i = skipSpace(text, end);
+        }
+        return words;
+    }
+}

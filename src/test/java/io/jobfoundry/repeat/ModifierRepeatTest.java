@@ -1,0 +1,93 @@
+package io.jobfoundry.repeat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ModifierRepeatTest {
+
+    // Bedrock's example: due at 1:00pm, started at 1:15pm, took 30 minutes.
+    private static final Instant SCHEDULED = Instant.parse("2026-11-21T13:00:00Z");
+    private static final Instant STARTED = Instant.parse("2026-11-21T13:15:00Z");
+    private static final Instant FINISHED = Instant.parse("2026-11-21T13:45:00Z");
+
+    @Test
+    void countsFromTheNamedBase() {
+        assertEquals(Instant.parse("2026-11-21T14:00:00Z"), next("SCHEDULED, +1 HOUR"));
+        assertEquals(Instant.parse("2026-11-21T14:15:00Z"), next("STARTED, +1 HOUR"));
+        assertEquals(Instant.parse("2026-11-21T14:45:00Z"), next("FINISHED, +1 HOUR"));
+        assertEquals(Instant.parse("2026-11-22T13:45:00Z"), next("DAILY"));
+    }
+
+    @Test
+    void bedrocksDocumentedSchedules() {
+        assertEquals(Instant.parse("2026-11-22T04:00:00Z"), next("FINISHED, +1 DAY, START OF DAY, +4 HOURS"));
+        // 2026-11-21 is a Saturday.
+        assertEquals(Instant.parse("2026-11-23T06:00:00Z"), next("FINISHED, +1 DAY, WEEKDAY 1, START OF DAY, +6 HOURS"));
+    }
+
+    @Test
+    void scheduledCatchesUpMissedRunsInsteadOfSkippingThem() {
+        Instant dueThreeHoursAgo = Instant.parse("2026-11-21T10:00:00Z");
+        Instant now = Instant.parse("2026-11-21T13:00:30Z");
+        Repeat hourly = Repeat.parse("SCHEDULED, +1 HOUR");
+        Instant next = hourly.next(dueThreeHoursAgo, now, now);
+        assertEquals(Instant.parse("2026-11-21T11:00:00Z"), next);
+        assertTrue(next.isBefore(now));
+    }
+
+    @Test
+    void dropsSubMillisecondDigitsTowardsThePast() {
+        Repeat repeat = Repeat.parse("FINISHED, +1 SECOND");
+        Instant finished = Instant.parse("2026-11-21T10:00:00.123999999Z");
+        assertEquals(Instant.parse("2026-11-21T10:00:01.123Z"), repeat.next(SCHEDULED, STARTED, finished));
+        Instant beforeEpoch = Instant.parse("1969-12-31T23:59:59.999500Z");
+        assertEquals(Instant.parse("1970-01-01T00:00:00.999Z"), repeat.next(SCHEDULED, STARTED, beforeEpoch));
+    }
+
+    @Test
+    void refusesABaseOutsideTheRange() {
+        Repeat repeat = Repeat.parse("FINISHED, -1 DAY");
+        for (Instant base : List.of(Instant.MAX, Instant.MIN, Instant.parse("-0001-12-31T23:59:59.999Z"),
+                Instant.parse("+10000-01-01T00:00:00Z"))) {
+            RepeatRangeException e = assertThrows(RepeatRangeException.class, () -> repeat.next(base, base, base));
+            assertEquals(base, e.from());
+            assertEquals("FINISHED, -1 DAY", e.repeat());
+        }
+        Instant lastMoment = Instant.parse("9999-12-31T23:59:59.999999999Z");
+        assertEquals(Instant.parse("9999-12-30T23:59:59.999Z"), repeat.next(lastMoment, lastMoment, lastMoment));
+    }
+
+    @Test
+    void rangeDetailNamesTheRepeatAndTheBase() {
+        Instant from = Instant.parse("2026-01-01T00:00:00Z");
+        RepeatRangeException e = assertThrows(RepeatRangeException.class,
+                () -> Repeat.parse("scheduled, +9000 years").next(from, from, from));
+        assertEquals("repeat 'SCHEDULED, +9000 YEARS' from 2026-01-01T00:00:00Z leaves the supported time range"
+                + " 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z", e.detail());
+    }
+
+    @Test
+    void needsAllThreeTimes() {
+        Repeat repeat = Repeat.parse("FINISHED, +1 HOUR");
+        assertThrows(NullPointerException.class, () -> repeat.next(null, STARTED, FINISHED));
+        assertThrows(NullPointerException.class, () -> repeat.next(SCHEDULED, null, FINISHED));
+        assertThrows(NullPointerException.class, () -> repeat.next(SCHEDULED, STARTED, null));
+    }
+
+    @Test
+    void constructedValuesAreCheckedLikeParsedOnes() {
+        assertThrows(RepeatSyntaxException.class, () -> new ModifierRepeat(Base.FINISHED, List.of()));
+        assertThrows(RepeatSyntaxException.class, () -> new Weekday(7));
+        assertThrows(RepeatSyntaxException.class, () -> new Offset(new java.math.BigDecimal("14713"), Unit.YEAR));
+        assertEquals(new Offset(java.math.BigDecimal.ZERO, Unit.DAY), new Offset(new java.math.BigDecimal("-0.00"), Unit.DAY));
+    }
+
+    private static Instant next(String repeat) {
+        return Repeat.parse(repeat).next(SCHEDULED, STARTED, FINISHED);
+    }
+}

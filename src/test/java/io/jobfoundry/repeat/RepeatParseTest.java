@@ -1,0 +1,179 @@
+package io.jobfoundry.repeat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RepeatParseTest {
+
+    @ParameterizedTest(name = "''{0}'' is ''{1}''")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            hourly                                        | FINISHED, +1 HOUR
+            "  Daily\t"                                   | FINISHED, +1 DAY
+            WEEKLY                                        | FINISHED, +7 DAYS
+            "finished, + 1 hour"                          | FINISHED, +1 HOUR
+            FINISHED, +1 HOUR                             | FINISHED, +1 HOUR
+            "scheduled,+01.50 Hours"                      | SCHEDULED, +1.5 HOURS
+            "started ,\t-0.0 day"                         | STARTED, +0 DAYS
+            FINISHED, 1 hours                             | FINISHED, +1 HOUR
+            FINISHED, -1 years                            | FINISHED, -1 YEAR
+            FINISHED, -2.000 YEAR                         | FINISHED, -2 YEARS
+            FINISHED, +100 SECONDS                        | FINISHED, +100 SECONDS
+            FINISHED, +0.0000001 seconds                  | FINISHED, +0.0000001 SECONDS
+            FINISHED, +1.10 MONTHS                        | FINISHED, +1.1 MONTHS
+            "finished,+1 day,weekday  1 , start   of   day,+6 hours" | FINISHED, +1 DAY, WEEKDAY 1, START OF DAY, +6 HOURS
+            "SCHEDULED,\n  START OF MONTH,\r\n  START OF YEAR"  | SCHEDULED, START OF MONTH, START OF YEAR
+            "cron  */15 *  * * *"                         | CRON */15 * * * *
+            "Cron 0 6 * * mon-fri"                        | CRON 0 6 * * MON-FRI
+            "CRON 0 4 1,15 * 5"                           | CRON 0 4 1,15 * 5
+            """)
+    void normalizes(String text, String normalized) {
+        Repeat repeat = Repeat.parse(text);
+        assertEquals(normalized, repeat.normalized());
+        assertEquals(repeat, Repeat.parse(normalized));
+        assertEquals(normalized, Repeat.parse(normalized).normalized());
+    }
+
+    @Test
+    void cannedNamesAreTheirExpansions() {
+        assertEquals(Repeat.parse("FINISHED, +1 HOUR"), Repeat.parse("hourly"));
+        assertEquals(Repeat.parse("finished, + 7 days"), Repeat.parse("weekly"));
+    }
+
+    @Test
+    void buildsTheSealedTypes() {
+        Repeat bedrock = Repeat.parse("SCHEDULED, -1.5 MONTHS, START OF DAY, WEEKDAY 3");
+        assertEquals(new ModifierRepeat(Base.SCHEDULED,
+                List.of(new Offset(new BigDecimal("-1.5"), Unit.MONTH), StartOf.DAY, new Weekday(3))), bedrock);
+        CronRepeat cron = assertInstanceOf(CronRepeat.class, Repeat.parse("cron 0 6 * * mon"));
+        assertEquals("0 6 * * MON", cron.expression());
+        assertFalse(cron.equals(Repeat.parse("CRON 0 7 * * MON")));
+    }
+
+    @ParameterizedTest(name = "''{0}'': {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            ""                            | empty repeat                                         | ""
+            "  \t "                       | empty repeat                                         | "  \t "
+            FINISHED                      | a repeat needs at least one modifier after its base | FINISHED
+            finished                      | a repeat needs at least one modifier after its base | finished
+            NEVER, +1 HOUR                | unknown repeat base                                  | NEVER
+            EVERY HOUR                    | unknown repeat base or canned name                   | EVERY HOUR
+            FINISHED +1 HOUR              | a comma must follow the base                         | FINISHED +1 HOUR
+            "HOURLY, +1 HOUR"             | a canned repeat takes no modifiers                   | HOURLY
+            ", +1 HOUR"                   | missing base before the first comma                  | ""
+            "FINISHED, +1 HOUR,"          | empty modifier (a trailing or double comma)          | "FINISHED, +1 HOUR,"
+            "FINISHED,, +1 HOUR"          | empty modifier (a trailing or double comma)          | "FINISHED,, +1 HOUR"
+            "FINISHED, , +1 HOUR"         | empty modifier (a trailing or double comma)          | "FINISHED, , +1 HOUR"
+            FINISHED, +1 FORTNIGHT        | unknown unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR, singular or plural) | +1 FORTNIGHT
+            FINISHED, +1 WEEK             | unknown unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR, singular or plural) | +1 WEEK
+            FINISHED, +1 HOURSS           | unknown unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR, singular or plural) | +1 HOURSS
+            FINISHED, +1 HOUR S           | unknown unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR, singular or plural) | +1 HOUR S
+            FINISHED, +1HOUR              | expected a number such as 1 or 1.5, then a space and a unit | +1HOUR
+            FINISHED, +1                  | expected a number such as 1 or 1.5, then a space and a unit | +1
+            FINISHED, + HOUR              | expected a number such as 1 or 1.5, then a space and a unit | + HOUR
+            FINISHED, +-1 HOUR            | expected a number such as 1 or 1.5, then a space and a unit | +-1 HOUR
+            FINISHED, +NaN HOURS          | expected a number such as 1 or 1.5, then a space and a unit | +NaN HOURS
+            FINISHED, -Infinity DAYS      | expected a number such as 1 or 1.5, then a space and a unit | -Infinity DAYS
+            FINISHED, +1e3 SECONDS        | expected a number such as 1 or 1.5, then a space and a unit | +1e3 SECONDS
+            FINISHED, +.5 HOURS           | expected a number such as 1 or 1.5, then a space and a unit | +.5 HOURS
+            FINISHED, +1. HOURS           | expected a number such as 1 or 1.5, then a space and a unit | +1. HOURS
+            FINISHED, +0x10 HOURS         | expected a number such as 1 or 1.5, then a space and a unit | +0x10 HOURS
+            FINISHED, NaN HOURS           | unknown modifier                                     | NaN HOURS
+            FINISHED, START OF DAY, NOW   | unknown modifier                                     | NOW
+            FINISHED, +1 HOUR, localtime  | unknown modifier                                     | localtime
+            FINISHED, WEEKDAY 7           | WEEKDAY takes a day from 0 (Sunday) to 6 (Saturday)  | WEEKDAY 7
+            FINISHED, WEEKDAY -1          | WEEKDAY takes a day from 0 (Sunday) to 6 (Saturday)  | WEEKDAY -1
+            FINISHED, WEEKDAY 1.0         | WEEKDAY takes a day from 0 (Sunday) to 6 (Saturday)  | WEEKDAY 1.0
+            FINISHED, WEEKDAY             | WEEKDAY takes a day from 0 (Sunday) to 6 (Saturday)  | WEEKDAY
+            FINISHED, WEEKDAY 1 2         | WEEKDAY takes a day from 0 (Sunday) to 6 (Saturday)  | WEEKDAY 1 2
+            FINISHED, START OF WEEK       | SQLite has no START OF WEEK; combine WEEKDAY N and START OF DAY | START OF WEEK
+            FINISHED, START OF HOUR       | expected START OF DAY, MONTH or YEAR                 | START OF HOUR
+            FINISHED, START DAY           | expected START OF DAY, MONTH or YEAR                 | START DAY
+            FINISHED, +14713 YEARS        | number out of range for its unit                     | +14713 YEARS
+            FINISHED, -176546 MONTHS      | number out of range for its unit                     | -176546 MONTHS
+            FINISHED, +5373485 DAYS       | number out of range for its unit                     | +5373485 DAYS
+            FINISHED, +128970000000 HOURS | number out of range for its unit                     | +128970000000 HOURS
+            FINISHED, +99999999999999999999999999 SECONDS | number out of range for its unit     | +99999999999999999999999999 SECONDS
+            CRON                          | a cron expression has exactly 5 fields               | CRON
+            CRON * * * *                  | a cron expression has exactly 5 fields               | CRON * * * *
+            CRON 0 * * * * *              | a cron expression has exactly 5 fields               | CRON 0 * * * * *
+            CRON @hourly                  | a cron expression has exactly 5 fields               | CRON @hourly
+            CRON 61 * * * *               | invalid cron expression                              | CRON 61 * * * *
+            CRON 0 0 * * 8                | invalid cron expression                              | CRON 0 0 * * 8
+            CRON 0 0 L * *                | invalid cron expression                              | CRON 0 0 L * *
+            CRON 0 0 30 2 *               | cron expression never fires                          | CRON 0 0 30 2 *
+            """)
+    void refuses(String text, String message, String offendingPart) {
+        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> Repeat.parse(text));
+        assertEquals(message, e.getMessage());
+        assertEquals(offendingPart, e.offendingPart());
+        assertFalse(e.examples().isEmpty());
+        for (String example : e.examples()) {
+            assertValidExample(example);
+        }
+    }
+
+    @Test
+    void theLargestNumbersSqliteTakesParse() {
+        assertEquals("FINISHED, +14712.99 YEARS", Repeat.parse("FINISHED, +14712.99 YEARS").normalized());
+        assertEquals("FINISHED, -176545 MONTHS", Repeat.parse("FINISHED, -176545 MONTHS").normalized());
+        String hugeNumber = "+1" + "0".repeat(400) + " SECONDS";
+        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> Repeat.parse("FINISHED, " + hugeNumber));
+        assertEquals(hugeNumber, e.offendingPart());
+    }
+
+    @Test
+    void capsTheLength() {
+        String padded = "FINISHED, +1 HOUR" + " ".repeat(RepeatParser.MAX_LENGTH - 17);
+        assertEquals("FINISHED, +1 HOUR", Repeat.parse(padded).normalized());
+        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> Repeat.parse(padded + " "));
+        assertEquals("repeat longer than 1024 characters", e.getMessage());
+        assertTrue(e.detail().length() < 400, e.detail());
+    }
+
+    @Test
+    void refusesNonAscii() {
+        // "ſ" upper-cases to "S", the Turkish dotless "ı" to "I": neither may pass for a unit.
+        for (String text : List.of("FINISHED, +1 hourſ", "FINISHED, +1 mınute", "FINISHED,\u00a0+1 HOUR", "FINISHED, +1 HOUR\0")) {
+            RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> Repeat.parse(text), text);
+            assertEquals("unexpected character (only printable ASCII is allowed)", e.getMessage());
+            assertEquals(1, e.offendingPart().length());
+        }
+    }
+
+    @Test
+    void detailNamesTheOffendingPartAndShowsExamples() {
+        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class,
+                () -> Repeat.parse("finished, +1 fortnight, start of day"));
+        assertEquals("unknown unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR, singular or plural) in '+1 fortnight';"
+                + " valid examples: +1 HOUR, -30 MINUTES, +1.5 DAYS, +1 MONTH, +10 SECONDS", e.detail());
+    }
+
+    @Test
+    void detailIsShortAndFreeOfControlCharacters() {
+        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class,
+                () -> Repeat.parse("FINISHED, +1 " + "X".repeat(100) + "\r\n"));
+        assertTrue(e.detail().contains("'+1 " + "X".repeat(61) + "…'"), e.detail());
+        RepeatSyntaxException control = assertThrows(RepeatSyntaxException.class, () -> Repeat.parse("FINISHED, +1\u000bX"));
+        assertTrue(control.detail().contains("'+1?X'"), control.detail());
+    }
+
+    @Test
+    void nullIsAProgrammingError() {
+        assertThrows(NullPointerException.class, () -> Repeat.parse(null));
+    }
+
+    /** An example in an error message is worthless unless it is valid where it is offered. */
+    private static void assertValidExample(String example) {
+        String expression = example.matches("[A-Z]+, .*|HOURLY|DAILY|WEEKLY|CRON .*") ? example : "FINISHED, " + example;
+        Repeat.parse(expression);
+    }
+}
