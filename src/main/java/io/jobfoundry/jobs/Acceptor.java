@@ -1,0 +1,147 @@
+package io.jobfoundry.jobs;
+
+import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.kv.KeyValue;
+import io.jobfoundry.kv.KvTransaction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Chooses which ready jobs an accept takes (docspell's executor): round-robin across the groups of
+ * a type, the type's high/low counting scheme within a group, due retries before fresh runs,
+ * oldest first. The round-robin cursor and the scheme's position live in this replica's memory,
+ * as docspell keeps them; correctness never depends on them, only fairness does.
+ *
+ * <p>Candidates are found with snapshot reads; only the job actually taken gets a read conflict
+ * (on its ready key and its record), so concurrent accepts that take different jobs never
+ * conflict. Clearing the marker of a group that looks empty is guarded by a conflict-tracked read
+ * of the group, so a job added concurrently to that group cannot become invisible.
+ */
+final class Acceptor {
+
+    /** Groups read per look-up of the group index. */
+    private static final int GROUP_PAGE = 16;
+
+    private final int window;
+    private final ConcurrentHashMap<String, String> cursors = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<GroupKey, int[]> schemePositions = new ConcurrentHashMap<>();
+
+    private record GroupKey(String type, String group) {
+    }
+
+    Acceptor(int window) {
+        this.window = window;
+    }
+
+    /** Claims up to {@code need} ready jobs of {@code type}; the caller starts them running. */
+    List<JobRecord> take(KvTransaction tx, String type, TypeSettings settings, int need, long maxAt) {
+        List<JobRecord> taken = new ArrayList<>(need);
+        while (taken.size() < need) {
+            boolean progress = false;
+            for (String group : groupsInTurn(tx, type)) {
+                JobRecord job = takeFromGroup(tx, type, group, settings, maxAt);
+                if (job != null) {
+                    taken.add(job);
+                    cursors.put(type, group);
+                    progress = true;
+                    if (taken.size() == need) {
+                        break;
+                    }
+                } else if (groupIsEmpty(tx, type, group)) {
+                    tx.clear(JobKeys.group(type, group));
+                }
+            }
+            if (!progress) {
+                break;
+            }
+        }
+        return taken;
+    }
+
+    /** One round: the groups after this type's cursor, then from the start up to it. */
+    private List<String> groupsInTurn(KvTransaction tx, String type) {
+        String cursor = cursors.get(type);
+        List<String> groups = new ArrayList<>();
+        byte[] from = cursor == null ? JobKeys.groupsBegin(type) : JobKeys.groupsAfter(type, cursor);
+        readGroups(tx, from, JobKeys.groupsEnd(type), groups);
+        if (cursor != null) {
+            readGroups(tx, JobKeys.groupsBegin(type), JobKeys.groupsAfter(type, cursor), groups);
+        }
+        return groups;
+    }
+
+    private static void readGroups(KvTransaction tx, byte[] begin, byte[] end, List<String> into) {
+        byte[] next = begin;
+        while (true) {
+            List<KeyValue> page = tx.snapshot().getRange(next, end, GROUP_PAGE);
+            for (KeyValue kv : page) {
+                into.add(Tuple.fromBytes(kv.key()).getString(2));
+            }
+            if (page.size() < GROUP_PAGE) {
+                return;
+            }
+            byte[] last = page.get(page.size() - 1).key();
+            next = java.util.Arrays.copyOf(last, last.length + 1);
+        }
+    }
+
+    private JobRecord takeFromGroup(KvTransaction tx, String type, String group, TypeSettings settings, long maxAt) {
+        int[] position = schemePositions.computeIfAbsent(new GroupKey(type, group), k -> new int[1]);
+        Priority preferred;
+        synchronized (position) {
+            preferred = position[0] % (settings.highRun() + settings.lowRun()) < settings.highRun()
+                    ? Priority.HIGH : Priority.LOW;
+        }
+        Priority other = preferred == Priority.HIGH ? Priority.LOW : Priority.HIGH;
+        JobRecord job = takeFromClass(tx, type, group, preferred, maxAt);
+        if (job != null) {
+            synchronized (position) {
+                position[0] = (position[0] + 1) % (settings.highRun() + settings.lowRun());
+            }
+            return job;
+        }
+        // The preferred class is empty: the other one runs, and the turn stays with the preferred.
+        return takeFromClass(tx, type, group, other, maxAt);
+    }
+
+    private JobRecord takeFromClass(KvTransaction tx, String type, String group, Priority priority, long maxAt) {
+        for (boolean retry : new boolean[] {true, false}) {
+            Tuple prefix = JobKeys.readyClass(type, group, priority, retry);
+            List<KeyValue> candidates = tx.snapshot().getRange(JobKeys.begin(prefix), JobKeys.end(prefix), window);
+            int due = 0;
+            while (due < candidates.size() && Tuple.fromBytes(candidates.get(due).key()).getLong(5) <= maxAt) {
+                due++;
+            }
+            if (due == 0) {
+                continue;
+            }
+            int start = due == 1 ? 0 : ThreadLocalRandom.current().nextInt(due);
+            for (int i = 0; i < due; i++) {
+                KeyValue candidate = candidates.get((start + i) % due);
+                JobRecord job = claim(tx, type, candidate.key());
+                if (job != null) {
+                    return job;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Takes the job behind a ready key, with read conflicts on exactly that key and its record. */
+    private static JobRecord claim(KvTransaction tx, String type, byte[] readyKey) {
+        String id = Tuple.fromBytes(readyKey).getString(6);
+        tx.addReadConflictKey(readyKey);
+        JobRecord job = JobIndex.load(tx, type, id);
+        if (job == null || job.state != JobState.PENDING || !job.due) {
+            return null;
+        }
+        JobIndex.unplace(tx, job);
+        return job;
+    }
+
+    private static boolean groupIsEmpty(KvTransaction tx, String type, String group) {
+        return tx.getRange(JobKeys.readyGroupBegin(type, group), JobKeys.readyGroupEnd(type, group), 1).isEmpty();
+    }
+}

@@ -1,0 +1,5 @@
+package io.jobfoundry.jobs;
+
+/** Jobs of a type by state and result; {@code due} is the part of {@code pending} that may run now. */
+public record Counts(long pending, long due, long running, long succeeded, long failed, long cancelled) {
+}

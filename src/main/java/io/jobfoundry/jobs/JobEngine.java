@@ -1,0 +1,656 @@
+package io.jobfoundry.jobs;
+
+import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.jobs.JobKeys.Counter;
+import io.jobfoundry.kv.KeyValue;
+import io.jobfoundry.kv.KvReads;
+import io.jobfoundry.kv.KvTransaction;
+import io.jobfoundry.kv.TransactionRunner;
+import io.jobfoundry.repeat.Repeat;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The job engine: couch_jobs' add / remove / accept / update / finish / resubmit, with Bedrock's
+ * recurring jobs and docspell's groups, priorities and retries, written once against the kv
+ * gateway. Every operation is one transaction run by the {@link TransactionRunner}, and is safe
+ * to run again: its time, its nonce and any leases it hands out are drawn before the transaction,
+ * and operations whose retry could not tell their own earlier commit from someone else's record
+ * enough to recognize it (the nonce of a creation, the lease of a finish, the outcome of an accept).
+ */
+public final class JobEngine {
+
+    /** How long an accept's outcome is kept for its own retries; far beyond any retry loop. */
+    static final Duration OUTCOME_RETENTION = Duration.ofMinutes(15);
+    private static final int LIST_SCAN_LIMIT = 5_000;
+
+    private final TransactionRunner runner;
+    private final Clock clock;
+    private final EngineOptions options;
+    private final Acceptor acceptor;
+
+    public JobEngine(TransactionRunner runner, Clock clock, EngineOptions options) {
+        this.runner = runner;
+        this.clock = clock;
+        this.options = options;
+        this.acceptor = new Acceptor(options.acceptWindow());
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    TransactionRunner runner() {
+        return runner;
+    }
+
+    private long now() {
+        return Times.micros(clock.instant());
+    }
+
+    // ---- creating and managing jobs --------------------------------------------------------------
+
+    /** couch_jobs {@code add} with a generated id. */
+    public Added create(String type, JobChanges changes) {
+        return put(type, Tokens.next(), changes);
+    }
+
+    /**
+     * couch_jobs {@code add}: a new job is pending; a pending one takes the changes; a running one
+     * is flagged to run again when it finishes; a finished one is pending again.
+     */
+    public Added put(String type, String id, JobChanges changes) {
+        TypeNames.checkType(type);
+        TypeNames.checkId(id);
+        Validated valid = validate(type, id, changes);
+        long now = now();
+        String nonce = Tokens.next();
+        return runner.run(tx -> {
+            TypeSettings settings = TypeRegistry.ensure(tx, type);
+            JobRecord r = JobIndex.load(tx, type, id);
+            if (r == null) {
+                r = newRecord(type, id, valid, settings, now, nonce);
+                JobIndex.place(tx, r, now);
+                JobIndex.save(tx, r, now);
+                return new Added(r.view(), true);
+            }
+            boolean created = nonce.equals(r.origin);
+            if (created) {
+                return new Added(r.view(), true); // our own earlier attempt committed
+            }
+            switch (r.state) {
+                case PENDING -> {
+                    JobIndex.unplace(tx, r);
+                    apply(r, valid);
+                    JobIndex.place(tx, r, now);
+                }
+                case RUNNING -> {
+                    r.resubmit = true;
+                    applyToRunning(r, valid);
+                }
+                case FINISHED -> {
+                    JobIndex.unfinish(tx, r);
+                    apply(r, valid);
+                    restart(r, valid.scheduledAt().orElse(now));
+                    JobIndex.place(tx, r, now);
+                }
+            }
+            JobIndex.save(tx, r, now);
+            return new Added(r.view(), false);
+        });
+    }
+
+    public Optional<Job> get(String type, String id) {
+        TypeNames.checkType(type);
+        TypeNames.checkId(id);
+        return Optional.ofNullable(runner.run(tx -> {
+            JobRecord r = JobIndex.load(tx, type, id);
+            return r == null ? null : r.view();
+        }));
+    }
+
+    /**
+     * Jobs of a type in id order, optionally of one state and group. A page may hold fewer than
+     * {@code limit} jobs while {@code next} is not null: filters scan at most a bounded number of
+     * jobs per call.
+     */
+    public JobPage list(String type, JobState state, String group, int limit, String cursor) {
+        TypeNames.checkType(type);
+        if (limit < 1 || limit > 1000) {
+            throw new InvalidJobRequestException("limit", "limit must be within 1..1000");
+        }
+        String after = cursor == null ? null : decodeCursor(cursor);
+        return runner.run(tx -> {
+            List<Job> jobs = new ArrayList<>();
+            byte[] from = after == null ? JobKeys.jobsBegin(type) : JobKeys.jobsAfter(type, after);
+            String lastSeen = null;
+            int scanned = 0;
+            while (jobs.size() < limit && scanned < LIST_SCAN_LIMIT) {
+                List<KeyValue> chunk = tx.getRange(from, JobKeys.jobsEnd(type), Math.min(limit + 1, 500));
+                for (KeyValue kv : chunk) {
+                    String id = Tuple.fromBytes(kv.key()).getString(2);
+                    if (jobs.size() == limit) {
+                        return new JobPage(jobs, encodeCursor(lastSeen));
+                    }
+                    scanned++;
+                    lastSeen = id;
+                    JobRecord r = JobRecord.decode(type, id, kv.value());
+                    if ((state == null || r.state == state) && (group == null || group.equals(r.group))) {
+                        jobs.add(r.view());
+                    }
+                }
+                if (chunk.size() < Math.min(limit + 1, 500)) {
+                    return new JobPage(jobs, null);
+                }
+                from = JobKeys.jobsAfter(type, lastSeen);
+            }
+            return new JobPage(jobs, lastSeen == null ? null : encodeCursor(lastSeen));
+        });
+    }
+
+    /**
+     * Changes {@code priority}, {@code repeat} and {@code maxAttempts} of any job; {@code scheduledAt},
+     * {@code data} and {@code group} only of a pending one.
+     */
+    public Job patch(String type, String id, JobChanges changes) {
+        TypeNames.checkType(type);
+        TypeNames.checkId(id);
+        Validated valid = validate(type, id, changes);
+        long now = now();
+        return runner.run(tx -> {
+            JobRecord r = require(tx, type, id);
+            boolean pendingOnly = changes.data().given() || changes.scheduledAt().given() || changes.group().given();
+            if (pendingOnly && r.state != JobState.PENDING) {
+                throw new JobConflictException("data, scheduledAt and group change only while the job is pending",
+                        type, id, r.state);
+            }
+            if (r.state == JobState.PENDING) {
+                JobIndex.unplace(tx, r);
+                apply(r, valid);
+                JobIndex.place(tx, r, now);
+            } else {
+                applyToRunning(r, valid);
+            }
+            JobIndex.save(tx, r, now);
+            return r.view();
+        });
+    }
+
+    /** Removes every trace of the job; a processor running it is told {@code removed}. */
+    public void remove(String type, String id) {
+        TypeNames.checkType(type);
+        TypeNames.checkId(id);
+        long now = now();
+        String nonce = Tokens.next();
+        runner.run(tx -> {
+            byte[] outcome = JobKeys.outcome(now, nonce);
+            if (tx.get(outcome) != null) {
+                return null; // our own earlier attempt removed it
+            }
+            JobRecord r = require(tx, type, id);
+            JobIndex.detach(tx, r);
+            tx.clear(JobKeys.job(type, id));
+            tx.set(outcome, new byte[0]);
+            return null;
+        });
+    }
+
+    /**
+     * Pending: finished and {@code cancelled} at once. Running: the processor's next call is told
+     * {@code cancelled} and the job ends so (or when its activity times out). Finished: unchanged.
+     */
+    public Job cancel(String type, String id) {
+        TypeNames.checkType(type);
+        TypeNames.checkId(id);
+        long now = now();
+        return runner.run(tx -> {
+            JobRecord r = require(tx, type, id);
+            switch (r.state) {
+                case PENDING -> {
+                    JobIndex.unplace(tx, r);
+                    JobIndex.finish(tx, r, JobResult.CANCELLED, now);
+                    r.resubmit = false;
+                }
+                case RUNNING -> {
+                    if (r.cancelRequested) {
+                        return r.view();
+                    }
+                    r.cancelRequested = true;
+                    r.resubmit = false;
+                }
+                case FINISHED -> {
+                    return r.view();
+                }
+            }
+            JobIndex.save(tx, r, now);
+            return r.view();
+        });
+    }
+
+    /**
+     * couch_jobs {@code resubmit}: a pending job moves to {@code scheduledAt}; a running one runs
+     * again after it finishes; a finished one is pending again. A processor passes its lease.
+     */
+    public Job resubmit(String type, String id, Instant scheduledAt, String lease) {
+        TypeNames.checkType(type);
+        TypeNames.checkId(id);
+        long now = now();
+        Long at = scheduledAt == null ? null : Times.micros(scheduledAt);
+        return runner.run(tx -> {
+            JobRecord r = lease == null ? require(tx, type, id) : requireLease(tx, type, id, lease);
+            switch (r.state) {
+                case PENDING -> {
+                    if (at == null) {
+                        return r.view();
+                    }
+                    JobIndex.unplace(tx, r);
+                    r.scheduledAt = at;
+                    JobIndex.place(tx, r, now);
+                }
+                case RUNNING -> {
+                    r.resubmit = true;
+                    if (at != null) {
+                        r.scheduledAt = at;
+                    }
+                }
+                case FINISHED -> {
+                    JobIndex.unfinish(tx, r);
+                    restart(r, at == null ? now : at);
+                    JobIndex.place(tx, r, now);
+                }
+            }
+            JobIndex.save(tx, r, now);
+            return r.view();
+        });
+    }
+
+    // ---- processing jobs -----------------------------------------------------------------------
+
+    /** Takes up to {@code max} due jobs of the requested types, each under a fresh lease. */
+    public List<LeasedJob> accept(AcceptRequest request) {
+        long now = now();
+        long maxAt = request.maxScheduledAt() == null ? now : Math.min(now, Times.micros(request.maxScheduledAt()));
+        String nonce = Tokens.next();
+        List<String> leases = new ArrayList<>(request.max());
+        for (int i = 0; i < request.max(); i++) {
+            leases.add(Tokens.next());
+        }
+        return runner.run(tx -> {
+            byte[] outcomeKey = JobKeys.outcome(now, nonce);
+            byte[] outcome = tx.get(outcomeKey);
+            if (outcome != null) {
+                return replayAccept(tx, outcome);
+            }
+            List<LeasedJob> accepted = new ArrayList<>();
+            List<Object> record = new ArrayList<>();
+            for (String type : resolveTypes(tx, request.types())) {
+                int need = request.max() - accepted.size();
+                if (need == 0) {
+                    break;
+                }
+                TypeSettings settings = TypeRegistry.find(tx, type);
+                if (settings == null) {
+                    continue;
+                }
+                for (JobRecord r : acceptor.take(tx, type, settings, need, maxAt)) {
+                    int index = accepted.size();
+                    String lease = leases.get(index);
+                    JobIndex.startRunning(tx, r, lease, request.worker(), now, index);
+                    accepted.add(new LeasedJob(r.view(), lease));
+                    record.add(r.type);
+                    record.add(r.id);
+                    record.add(lease);
+                }
+            }
+            if (!accepted.isEmpty()) {
+                tx.set(outcomeKey, Tuple.fromList(record).pack());
+            }
+            return accepted;
+        });
+    }
+
+    private static List<LeasedJob> replayAccept(KvTransaction tx, byte[] outcome) {
+        Tuple taken = Tuple.fromBytes(outcome);
+        List<LeasedJob> accepted = new ArrayList<>();
+        for (int i = 0; i + 2 < taken.size(); i += 3) {
+            JobRecord r = JobIndex.load(tx, taken.getString(i), taken.getString(i + 1));
+            if (r != null && taken.getString(i + 2).equals(r.lease)) {
+                accepted.add(new LeasedJob(r.view(), r.lease));
+            }
+        }
+        return accepted;
+    }
+
+    /** Exact names as given, globs against the registry; each type once, in request order. */
+    private static List<String> resolveTypes(KvReads tx, List<String> patterns) {
+        Set<String> types = new LinkedHashSet<>();
+        List<String> known = null;
+        for (String pattern : patterns) {
+            if (!TypeNames.isGlob(pattern)) {
+                types.add(pattern);
+                continue;
+            }
+            if (known == null) {
+                known = TypeRegistry.names(tx);
+            }
+            for (String name : known) {
+                if (TypeNames.matches(pattern, name)) {
+                    types.add(name);
+                }
+            }
+        }
+        return new ArrayList<>(types);
+    }
+
+    /** couch_jobs {@code update}: renews the activity timeout and optionally replaces the data. */
+    public Job heartbeat(String type, String id, String lease, Change<String> data) {
+        TypeNames.checkType(type);
+        TypeNames.checkId(id);
+        checkData(type, id, data);
+        long now = now();
+        Step step = runner.run(tx -> {
+            JobRecord r = requireLease(tx, type, id, lease);
+            if (r.cancelRequested) {
+                return endCancelled(tx, r, now);
+            }
+            r.data = data.orElse(r.data);
+            JobIndex.recordActivity(tx, r, now, 0);
+            return new Step(r.view(), null);
+        });
+        return step.orHalt(type, id);
+    }
+
+    /**
+     * Ends a run. Succeeded: finished, unless a resubmit or the repeat puts it back to pending with
+     * the data given here. Failed: pending again after the backoff while attempts remain, else
+     * finished {@code failed} (a repeating job goes on to its next run).
+     */
+    public Job finish(String type, String id, String lease, boolean succeeded, Change<String> data, String error) {
+        TypeNames.checkType(type);
+        TypeNames.checkId(id);
+        checkData(type, id, data);
+        String lastError = error == null ? null : truncate(error, 4096);
+        long now = now();
+        double jitter = ThreadLocalRandom.current().nextDouble();
+        Step step = runner.run(tx -> {
+            JobRecord r = JobIndex.load(tx, type, id);
+            if (r != null && lease.equals(r.finishedLease)) {
+                return new Step(r.view(), null); // our own earlier attempt finished it
+            }
+            r = requireLease(tx, type, id, lease);
+            if (r.cancelRequested) {
+                return endCancelled(tx, r, now);
+            }
+            TypeSettings settings = TypeRegistry.ensure(tx, type);
+            JobIndex.stopRunning(tx, r);
+            r.finishedLease = lease;
+            r.data = data.orElse(r.data);
+            r.finishedAt = now;
+            if (succeeded) {
+                r.lastError = null;
+                completeRun(tx, r, now);
+            } else {
+                r.attempt++;
+                r.lastError = lastError;
+                if (r.attempt < r.maxAttempts) {
+                    retryLater(tx, r, settings, now, jitter);
+                } else {
+                    exhausted(tx, r, now);
+                }
+            }
+            JobIndex.save(tx, r, now);
+            return new Step(r.view(), null);
+        });
+        return step.orHalt(type, id);
+    }
+
+    /** A run that ended well: again if resubmitted or repeating, else finished. */
+    private static void completeRun(KvTransaction tx, JobRecord r, long now) {
+        r.attempt = 0;
+        r.retry = false;
+        if (r.resubmit) {
+            r.resubmit = false;
+            JobIndex.place(tx, r, now);
+        } else if (r.repeat != null) {
+            r.scheduledAt = nextRun(r, now);
+            JobIndex.place(tx, r, now);
+        } else {
+            JobIndex.finish(tx, r, JobResult.SUCCEEDED, now);
+        }
+    }
+
+    private static void retryLater(KvTransaction tx, JobRecord r, TypeSettings settings, long now, double jitter) {
+        long backoff = settings.backoff(r.attempt).toNanos() / 1_000;
+        // Equal jitter: at least half the backoff, so retries spread out yet still back off.
+        r.scheduledAt = now + backoff / 2 + (long) (jitter * (backoff - backoff / 2));
+        r.retry = true;
+        JobIndex.place(tx, r, now);
+    }
+
+    /** Attempts are used up: the run failed; a repeating job still moves on to its next run. */
+    private static void exhausted(KvTransaction tx, JobRecord r, long now) {
+        r.retry = false;
+        if (r.resubmit || r.repeat != null) {
+            r.attempt = 0;
+            r.scheduledAt = r.resubmit ? r.scheduledAt : nextRun(r, now);
+            r.resubmit = false;
+            JobIndex.place(tx, r, now);
+        } else {
+            JobIndex.finish(tx, r, JobResult.FAILED, now);
+        }
+    }
+
+    private static long nextRun(JobRecord r, long now) {
+        Instant started = Times.instantOrNull(r.startedAt);
+        Instant finished = Times.instant(now);
+        Instant next = Repeat.parse(r.repeat).next(Times.instant(r.scheduledAt),
+                started == null ? finished : started, finished);
+        return Times.micros(next);
+    }
+
+    /** The activity monitor's move: a running job whose processor went quiet. */
+    static void reenqueueStale(KvTransaction tx, JobRecord r, TypeSettings settings, long now) {
+        if (r.cancelRequested) {
+            endCancelled(tx, r, now);
+            return;
+        }
+        JobIndex.stopRunning(tx, r);
+        r.attempt++;
+        r.lastError = "activity timeout: no heartbeat or finish within " + settings.activityTimeout().toSeconds() + " s";
+        if (r.attempt < r.maxAttempts) {
+            // The processor vanished, not the job: it may run again at once.
+            r.scheduledAt = now;
+            r.retry = true;
+            JobIndex.place(tx, r, now);
+        } else {
+            r.finishedAt = now;
+            exhausted(tx, r, now);
+        }
+        JobIndex.save(tx, r, now);
+    }
+
+    private static Step endCancelled(KvTransaction tx, JobRecord r, long now) {
+        JobIndex.stopRunning(tx, r);
+        r.cancelRequested = false;
+        r.resubmit = false;
+        JobIndex.finish(tx, r, JobResult.CANCELLED, now);
+        JobIndex.save(tx, r, now);
+        return new Step(r.view(), HaltReason.CANCELLED);
+    }
+
+    /** A job as a processor's call left it, and the halt it must be told of, if any. */
+    private record Step(Job job, HaltReason halt) {
+        Job orHalt(String type, String id) {
+            if (halt != null) {
+                throw new HaltException(type, id, halt);
+            }
+            return job;
+        }
+    }
+
+    // ---- types ---------------------------------------------------------------------------------
+
+    public TypeInfo configureType(String type, TypeSettings settings) {
+        TypeNames.checkType(type);
+        return runner.run(tx -> {
+            TypeRegistry.put(tx, type, settings);
+            return new TypeInfo(type, settings, counts(tx, type));
+        });
+    }
+
+    public Optional<TypeInfo> type(String type) {
+        TypeNames.checkType(type);
+        return Optional.ofNullable(runner.run(tx -> {
+            TypeSettings settings = TypeRegistry.find(tx, type);
+            return settings == null ? null : new TypeInfo(type, settings, counts(tx, type));
+        }));
+    }
+
+    public List<TypeInfo> types() {
+        return runner.run(tx -> {
+            List<TypeInfo> infos = new ArrayList<>();
+            for (Map.Entry<String, TypeSettings> entry : TypeRegistry.all(tx).entrySet()) {
+                infos.add(new TypeInfo(entry.getKey(), entry.getValue(), counts(tx, entry.getKey())));
+            }
+            return infos;
+        });
+    }
+
+    private static Counts counts(KvReads tx, String type) {
+        long scheduled = counter(tx, type, Counter.SCHEDULED);
+        long ready = counter(tx, type, Counter.READY);
+        return new Counts(scheduled + ready, ready, counter(tx, type, Counter.RUNNING),
+                counter(tx, type, Counter.SUCCEEDED), counter(tx, type, Counter.FAILED),
+                counter(tx, type, Counter.CANCELLED));
+    }
+
+    private static long counter(KvReads tx, String type, Counter counter) {
+        byte[] value = tx.get(JobKeys.count(type, counter));
+        return value == null ? 0 : java.nio.ByteBuffer.wrap(value).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    /** The request's members checked before any transaction: a bad request changes nothing. */
+    private record Validated(Change<String> data, Optional<Long> scheduledAt, Change<Priority> priority,
+            Change<String> group, Change<String> repeat, Change<Integer> maxAttempts) {
+    }
+
+    private Validated validate(String type, String id, JobChanges changes) {
+        checkData(type, id, changes.data());
+        if (changes.priority().given() && changes.priority().value() == null) {
+            throw new InvalidJobRequestException("priority", "priority is high or low");
+        }
+        if (changes.group().given()) {
+            TypeNames.checkGroup(changes.group().value());
+        }
+        if (changes.maxAttempts().given()) {
+            if (changes.maxAttempts().value() == null) {
+                throw new InvalidJobRequestException("maxAttempts", "maxAttempts must be a number");
+            }
+            TypeSettings.checkMaxAttempts(changes.maxAttempts().value());
+        }
+        Change<String> repeat = changes.repeat().map(text -> Repeat.parse(text).normalized());
+        Optional<Long> at = changes.scheduledAt().given() && changes.scheduledAt().value() != null
+                ? Optional.of(Times.micros(changes.scheduledAt().value()))
+                : Optional.empty();
+        return new Validated(changes.data(), at, changes.priority(), changes.group(), repeat, changes.maxAttempts());
+    }
+
+    private void checkData(String type, String id, Change<String> data) {
+        if (data.given() && data.value() != null) {
+            int size = data.value().getBytes(StandardCharsets.UTF_8).length;
+            if (size > options.maxDataBytes()) {
+                throw new DataTooLargeException(type, id, size, options.maxDataBytes());
+            }
+        }
+    }
+
+    private static JobRecord newRecord(String type, String id, Validated v, TypeSettings settings, long now,
+            String nonce) {
+        JobRecord r = new JobRecord(type, id);
+        r.state = JobState.PENDING;
+        r.data = v.data().orElse(null);
+        r.group = v.group().orElse("");
+        r.priority = v.priority().orElse(Priority.LOW);
+        r.scheduledAt = v.scheduledAt().orElse(now);
+        r.createdAt = now;
+        r.repeat = v.repeat().orElse(null);
+        r.maxAttempts = v.maxAttempts().orElse(settings.maxAttempts());
+        r.origin = nonce;
+        return r;
+    }
+
+    private static void apply(JobRecord r, Validated v) {
+        r.data = v.data().orElse(r.data);
+        v.scheduledAt().ifPresent(at -> r.scheduledAt = at);
+        r.group = v.group().orElse(r.group);
+        applyToRunning(r, v);
+    }
+
+    /** What may change while a job runs, without touching its indexes. */
+    private static void applyToRunning(JobRecord r, Validated v) {
+        r.priority = v.priority().orElse(r.priority);
+        r.repeat = v.repeat().orElse(r.repeat);
+        r.maxAttempts = v.maxAttempts().orElse(r.maxAttempts);
+    }
+
+    /** A finished job starts over as a fresh run. */
+    private static void restart(JobRecord r, long at) {
+        r.scheduledAt = at;
+        r.attempt = 0;
+        r.lastError = null;
+        r.retry = false;
+        r.resubmit = false;
+        r.cancelRequested = false;
+    }
+
+    private static JobRecord require(KvTransaction tx, String type, String id) {
+        JobRecord r = JobIndex.load(tx, type, id);
+        if (r == null) {
+            throw new JobNotFoundException(type, id);
+        }
+        return r;
+    }
+
+    /** The job if {@code lease} is its current lease; otherwise the halt that tells the processor why. */
+    private static JobRecord requireLease(KvTransaction tx, String type, String id, String lease) {
+        JobRecord r = JobIndex.load(tx, type, id);
+        if (r == null) {
+            throw new HaltException(type, id, HaltReason.REMOVED);
+        }
+        if (lease == null || !lease.equals(r.lease)) {
+            boolean cancelled = r.state == JobState.FINISHED && r.result == JobResult.CANCELLED;
+            throw new HaltException(type, id, cancelled ? HaltReason.CANCELLED : HaltReason.LEASE_LOST);
+        }
+        return r;
+    }
+
+    private static String truncate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max);
+    }
+
+    private static String encodeCursor(String id) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(id.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String decodeCursor(String cursor) {
+        try {
+            String id = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+            TypeNames.checkId(id);
+            return id;
+        } catch (IllegalArgumentException e) {
+            throw new InvalidJobRequestException("cursor", "cursor is not one this service handed out");
+        }
+    }
+}

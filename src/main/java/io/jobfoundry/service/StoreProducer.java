@@ -1,0 +1,56 @@
+package io.jobfoundry.service;
+
+import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.TransactionRunner;
+import io.jobfoundry.kv.embedded.EmbeddedOptions;
+import io.jobfoundry.kv.embedded.EmbeddedStore;
+import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.configuration.MemorySize;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import org.jboss.logging.Logger;
+
+/**
+ * Opens the configured store once, at start, so that a wrong path or an unreachable cluster stops
+ * the service with a clear message instead of failing its first request; closes it on shutdown.
+ */
+@ApplicationScoped
+public class StoreProducer {
+
+    private static final Logger LOG = Logger.getLogger(StoreProducer.class);
+
+    @Produces
+    @Singleton
+    @Startup
+    KvStore store(JobfoundryConfig config) {
+        KvStore store = switch (config.store()) {
+            case EMBEDDED -> openEmbedded(config.embedded());
+            case FDB -> throw new IllegalStateException("TEMP");
+        };
+        LOG.infof("Jobfoundry store: %s", store.describe());
+        return store;
+    }
+
+    private static KvStore openEmbedded(JobfoundryConfig.Embedded embedded) {
+        EmbeddedOptions options = new EmbeddedOptions(embedded.path(), embedded.durability(), embedded.maxBatch(),
+                embedded.maxSize().map(MemorySize::asLongValue).orElse(0L));
+        return EmbeddedStore.open(options);
+    }
+
+    void close(@Disposes KvStore store) {
+        store.close();
+        LOG.infof("Jobfoundry store closed: %s", store.describe());
+    }
+
+    @Produces
+    @Singleton
+    TransactionRunner runner(KvStore store, JobfoundryConfig config) {
+        Duration timeout = config.transaction().timeout();
+        return new TransactionRunner(store, new RetryPolicy(config.transaction().maxAttempts(), timeout,
+                RetryPolicy.DEFAULT.initialBackoff(), RetryPolicy.DEFAULT.maxBackoff()));
+    }
+}

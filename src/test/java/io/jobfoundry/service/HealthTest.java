@@ -1,0 +1,26 @@
+package io.jobfoundry.service;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
+
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class HealthTest {
+
+    @Test
+    void readyWhenTheStoreAnswers() {
+        given().when().get("/q/health/ready").then()
+                .statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.find { it.name == 'store' }.status", equalTo("UP"))
+                .body("checks.find { it.name == 'store' }.data.store", startsWith("embedded:"));
+    }
+
+    @Test
+    void alive() {
+        given().when().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+    }
+}
