@@ -1,0 +1,30 @@
+package io.jobfoundry.api;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Limits of the HTTP API (docs/api.md). */
+@ConfigMapping(prefix = "jobfoundry.api")
+public interface ApiConfig {
+
+    /**
+     * The largest request body; beyond it {@code 413}. Keep it below {@code quarkus.http.limits.max-body-size}
+     * (10M by default), which cuts off larger bodies without a problem document.
+     */
+    @WithDefault("1M")
+    MemorySize maxBodySize();
+
+    /** The longest {@code wait} of an accept and {@code timeout} of a waiting GET. */
+    @WithDefault("5m")
+    Duration maxWait();
+
+    /** The {@code timeout} of a GET with {@code waitFor} but no {@code timeout}. */
+    @WithDefault("30s")
+    Duration defaultWaitTimeout();
+
+    /** The {@code limit} of a listing that names none. */
+    @WithDefault("100")
+    int defaultPageSize();
+}

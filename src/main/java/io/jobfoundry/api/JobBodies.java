@@ -1,0 +1,64 @@
+package io.jobfoundry.api;
+
+import io.jobfoundry.jobs.Change;
+import io.jobfoundry.jobs.JobChanges;
+import io.jobfoundry.jobs.JobState;
+import io.jobfoundry.jobs.Priority;
+import io.jobfoundry.jobs.TypeSettings;
+import java.util.Optional;
+
+/** The request members of the job calls, read from a {@link JsonBody} into the engine's terms. */
+final class JobBodies {
+
+    private JobBodies() {
+    }
+
+    /**
+     * The members of an add or a patch: absent ones are left as they are; {@code data} and
+     * {@code repeat} may be {@code null} (no data, no repeat); the others must have a value.
+     */
+    static JobChanges changes(JsonBody body) {
+        body.allow("data", "scheduledAt", "priority", "group", "repeat", "maxAttempts");
+        return new JobChanges(
+                body.jsonObject("data"),
+                given(body.time("scheduledAt")),
+                given(body.string("priority").map(JobBodies::priority)),
+                given(body.string("group")),
+                body.nullableString("repeat"),
+                given(body.integer("maxAttempts", 1, TypeSettings.MAX_ATTEMPTS_LIMIT)));
+    }
+
+    static Priority priority(String text) {
+        return switch (text) {
+            case "high" -> Priority.HIGH;
+            case "low" -> Priority.LOW;
+            default -> throw new InvalidInputException("priority", "priority is \"high\" or \"low\", not "
+                    + Problems.printable(text));
+        };
+    }
+
+    /** {@code succeeded} or {@code failed}. */
+    static boolean succeeded(String outcome) {
+        return switch (outcome) {
+            case "succeeded" -> true;
+            case "failed" -> false;
+            default -> throw new InvalidInputException("outcome", "outcome is \"succeeded\" or \"failed\", not "
+                    + Problems.printable(outcome));
+        };
+    }
+
+    /** A state filter: {@code pending}, {@code running} or {@code finished}. */
+    static JobState state(String field, String text) {
+        for (JobState state : JobState.values()) {
+            if (state.wireName().equals(text)) {
+                return state;
+            }
+        }
+        throw new InvalidInputException(field, field + " is \"pending\", \"running\" or \"finished\", not "
+                + Problems.printable(text));
+    }
+
+    private static <T> Change<T> given(Optional<T> value) {
+        return value.map(Change::to).orElse(Change.keep());
+    }
+}

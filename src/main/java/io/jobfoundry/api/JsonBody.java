@@ -1,0 +1,338 @@
+package io.jobfoundry.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jobfoundry.jobs.Change;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A request body: a JSON object read as a tree, so that an absent member ({@link Change#keep()})
+ * is told apart from an explicit {@code null} ({@code Change.to(null)}). Every getter checks the
+ * member's JSON type and answers {@link InvalidInputException} naming the member; unknown members
+ * are refused by {@link #allow}. Strict JSON: no duplicate members, comments or trailing tokens.
+ */
+final class JsonBody {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // Numbers keep their exact value (1e400 must not become Infinity, 0.1 must stay 0.1)...
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            // ...and their spelling (100.0 must not turn into 1E+2 in the stored data).
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private final ObjectNode object;
+    private final String prefix;
+
+    private JsonBody(ObjectNode object, String prefix) {
+        this.object = object;
+        this.prefix = prefix;
+    }
+
+    static JsonBody empty() {
+        return new JsonBody(MAPPER.createObjectNode(), "");
+    }
+
+    /** The body, which must be a JSON object; an empty body is an empty object. */
+    static JsonBody parse(byte[] bytes) {
+        if (bytes == null || bytes.length == 0) {
+            return empty();
+        }
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(bytes);
+        } catch (JsonProcessingException e) {
+            throw new InvalidInputException(null, "the body is not valid JSON: " + e.getOriginalMessage()
+                    + location(e));
+        } catch (IOException e) {
+            throw new InvalidInputException(null, "the body is not valid JSON");
+        }
+        if (node == null || node.isMissingNode()) {
+            return empty(); // only whitespace
+        }
+        if (!node.isObject()) {
+            throw new InvalidInputException(null, "the body must be a JSON object, not " + kind(node));
+        }
+        return new JsonBody((ObjectNode) node, "");
+    }
+
+    private static String location(JsonProcessingException e) {
+        return e.getLocation() == null ? ""
+                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+    }
+
+    /** Refuses members other than {@code known}. */
+    JsonBody allow(String... known) {
+        Set<String> allowed = Set.of(known);
+        Iterator<String> names = object.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                String expected = known.length == 0 ? "this call takes no members"
+                        : "expected " + String.join(", ", new TreeSet<>(allowed));
+                throw new InvalidInputException(prefix + name, "unknown member " + Problems.printable(prefix + name)
+                        + "; " + expected);
+            }
+        }
+        return this;
+    }
+
+    boolean has(String name) {
+        return object.has(name);
+    }
+
+    private String field(String name) {
+        return prefix + name;
+    }
+
+    /** A member that must be a string when present; {@code null} is refused. */
+    Optional<String> string(String name) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (!node.isTextual()) {
+            throw wrongType(name, "a string", node);
+        }
+        return Optional.of(checkedText(name, node.textValue()));
+    }
+
+    /** A member that is a string or {@code null}. */
+    Change<String> nullableString(String name) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Change.keep();
+        }
+        if (node.isNull()) {
+            return Change.to(null);
+        }
+        if (!node.isTextual()) {
+            throw wrongType(name, "a string or null", node);
+        }
+        return Change.to(checkedText(name, node.textValue()));
+    }
+
+    String requiredString(String name) {
+        return string(name).orElseThrow(() -> new InvalidInputException(field(name), field(name) + " is required"));
+    }
+
+    /** A whole number within {@code min..max}. */
+    Optional<Integer> integer(String name, int min, int max) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (!node.isNumber() || !isWhole(node)) {
+            throw wrongType(name, "a whole number", node);
+        }
+        BigDecimal value = node.decimalValue();
+        if (value.compareTo(BigDecimal.valueOf(min)) < 0 || value.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new InvalidInputException(field(name), field(name) + " must be within " + min + ".." + max);
+        }
+        return Optional.of(value.intValueExact());
+    }
+
+    /** Milliseconds as a whole number within {@code 0..max}. */
+    Optional<Duration> millis(String name, Duration max) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (!node.isNumber() || !isWhole(node)) {
+            throw wrongType(name, "a whole number of milliseconds", node);
+        }
+        BigDecimal value = node.decimalValue();
+        if (value.signum() < 0 || value.compareTo(BigDecimal.valueOf(max.toMillis())) > 0) {
+            throw new InvalidInputException(field(name), field(name) + " must be within 0.." + max.toMillis()
+                    + " milliseconds");
+        }
+        return Optional.of(Duration.ofMillis(value.longValueExact()));
+    }
+
+    /** Seconds as a number, fractions to the millisecond; within {@code 0..max}. */
+    Optional<Duration> seconds(String name, Duration max) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (!node.isNumber()) {
+            throw wrongType(name, "a number of seconds", node);
+        }
+        BigDecimal value = node.decimalValue();
+        if (value.signum() < 0 || value.compareTo(BigDecimal.valueOf(max.toSeconds())) > 0) {
+            throw new InvalidInputException(field(name), field(name) + " must be within 0.." + max.toSeconds()
+                    + " seconds");
+        }
+        BigDecimal millis = value.movePointRight(3);
+        if (millis.stripTrailingZeros().scale() > 0) {
+            throw new InvalidInputException(field(name), field(name) + " has more precision than milliseconds");
+        }
+        return Optional.of(Duration.ofMillis(millis.longValueExact()));
+    }
+
+    /** A time (RFC 3339 text, Bedrock text, or whole seconds since the epoch); {@code null} is refused. */
+    Optional<Instant> time(String name) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (node.isTextual()) {
+            return Optional.of(WireTimes.parse(field(name), node.textValue()));
+        }
+        if (node.isNumber()) {
+            return Optional.of(WireTimes.ofEpochSeconds(field(name), node.decimalValue()));
+        }
+        throw wrongType(name, "a time (RFC 3339 text or seconds since the epoch)", node);
+    }
+
+    /** A time, where {@code null} means the same as leaving it out. */
+    Optional<Instant> timeOrNull(String name) {
+        JsonNode node = object.get(name);
+        return node == null || node.isNull() ? Optional.empty() : time(name);
+    }
+
+    /** A member that must be a JSON object or {@code null}, as compact JSON text. */
+    Change<String> jsonObject(String name) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Change.keep();
+        }
+        if (node.isNull()) {
+            return Change.to(null);
+        }
+        if (!node.isObject()) {
+            throw wrongType(name, "a JSON object or null", node);
+        }
+        String text;
+        try {
+            text = MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new InvalidInputException(field(name), field(name) + " cannot be stored as JSON text");
+        }
+        if (hasLoneSurrogate(text)) {
+            throw new InvalidInputException(field(name), field(name)
+                    + " holds a string with an unpaired surrogate escape (\\uD800-\\uDFFF): not valid Unicode");
+        }
+        return Change.to(text);
+    }
+
+    /** An array of strings; {@code null} is refused. */
+    Optional<List<String>> strings(String name) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (!node.isArray()) {
+            throw wrongType(name, "an array of strings", node);
+        }
+        List<String> values = new ArrayList<>(node.size());
+        for (JsonNode element : node) {
+            if (!element.isTextual()) {
+                throw wrongType(name, "an array of strings", node);
+            }
+            values.add(checkedText(name, element.textValue()));
+        }
+        return Optional.of(values);
+    }
+
+    /** An array of whole numbers within {@code min..max}; {@code null} is refused. */
+    Optional<List<Integer>> integers(String name, int min, int max) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (!node.isArray()) {
+            throw wrongType(name, "an array of whole numbers", node);
+        }
+        List<Integer> values = new ArrayList<>(node.size());
+        for (JsonNode element : node) {
+            if (!element.isNumber() || !isWhole(element)) {
+                throw wrongType(name, "an array of whole numbers", node);
+            }
+            BigDecimal value = element.decimalValue();
+            if (value.compareTo(BigDecimal.valueOf(min)) < 0 || value.compareTo(BigDecimal.valueOf(max)) > 0) {
+                throw new InvalidInputException(field(name), "each entry of " + field(name) + " must be within "
+                        + min + ".." + max);
+            }
+            values.add(value.intValueExact());
+        }
+        return Optional.of(values);
+    }
+
+    /** A nested object, whose own members are named {@code name.member} in errors; {@code null} is refused. */
+    Optional<JsonBody> object(String name) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (!node.isObject()) {
+            throw wrongType(name, "a JSON object", node);
+        }
+        return Optional.of(new JsonBody((ObjectNode) node, field(name) + "."));
+    }
+
+    /** Whether the number is a whole one, checked without expanding a huge exponent. */
+    private static boolean isWhole(JsonNode node) {
+        if (node.isIntegralNumber()) {
+            return true;
+        }
+        BigDecimal value = node.decimalValue();
+        return value.signum() == 0 || value.stripTrailingZeros().scale() <= 0;
+    }
+
+    private String checkedText(String name, String text) {
+        if (hasLoneSurrogate(text)) {
+            throw new InvalidInputException(field(name), field(name)
+                    + " has an unpaired surrogate escape (\\uD800-\\uDFFF): not valid Unicode");
+        }
+        return text;
+    }
+
+    private static boolean hasLoneSurrogate(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                return true;
+            }
+            if (Character.isLowSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private InvalidInputException wrongType(String name, String expected, JsonNode node) {
+        return new InvalidInputException(field(name), field(name) + " must be " + expected + ", not " + kind(node));
+    }
+
+    private static String kind(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case ARRAY -> "an array";
+            case BOOLEAN -> "a boolean";
+            case NULL -> "null";
+            case NUMBER -> "a number";
+            case OBJECT -> "an object";
+            case STRING -> "a string";
+            default -> "a " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+}

@@ -1,0 +1,144 @@
+package io.jobfoundry.api;
+
+import io.jobfoundry.jobs.DataTooLargeException;
+import io.jobfoundry.jobs.HaltException;
+import io.jobfoundry.jobs.InvalidJobRequestException;
+import io.jobfoundry.jobs.JobConflictException;
+import io.jobfoundry.jobs.JobNotFoundException;
+import io.jobfoundry.kv.StoreException;
+import io.jobfoundry.repeat.RepeatException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.Map;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * Every error as application/problem+json: the engine's expected outcomes, the API's own input
+ * errors, the errors of HTTP itself (unknown path, wrong method) and — as {@code 500} — anything
+ * else, which is a bug and logged once here.
+ */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response invalidInput(InvalidInputException e) {
+        return withField(ProblemType.INVALID_REQUEST, e.getMessage(), e.field());
+    }
+
+    @ServerExceptionMapper
+    public Response invalidJobRequest(InvalidJobRequestException e) {
+        return withField(ProblemType.INVALID_REQUEST, e.getMessage(), e.field());
+    }
+
+    @ServerExceptionMapper
+    public Response invalidRepeat(RepeatException e) {
+        return withField(ProblemType.INVALID_REQUEST, e.detail(), "repeat");
+    }
+
+    @ServerExceptionMapper
+    public Response jobNotFound(JobNotFoundException e) {
+        return Problems.response(Problems.document(ProblemType.JOB_NOT_FOUND,
+                "no job " + Problems.printable(e.id()) + " of type " + Problems.printable(e.type()))).build();
+    }
+
+    @ServerExceptionMapper
+    public Response typeNotFound(TypeNotFoundException e) {
+        return Problems.response(Problems.document(ProblemType.TYPE_NOT_FOUND, e.getMessage())).build();
+    }
+
+    @ServerExceptionMapper
+    public Response halt(HaltException e) {
+        Map<String, Object> problem = Problems.document(ProblemType.HALT, switch (e.reason()) {
+            case LEASE_LOST -> "the job was re-enqueued after its activity timeout, or accepted again";
+            case REMOVED -> "the job was removed";
+            case CANCELLED -> "the job was cancelled";
+        });
+        problem.put("reason", e.reason().wireName());
+        return Problems.response(problem).build();
+    }
+
+    @ServerExceptionMapper
+    public Response conflict(JobConflictException e) {
+        Map<String, Object> problem = Problems.document(ProblemType.CONFLICT, e.getMessage());
+        problem.put("state", e.state().wireName());
+        return Problems.response(problem).build();
+    }
+
+    @ServerExceptionMapper
+    public Response dataTooLarge(DataTooLargeException e) {
+        Map<String, Object> problem = Problems.document(ProblemType.DATA_TOO_LARGE,
+                "data is " + e.size() + " bytes serialized; at most " + e.limit() + " are allowed");
+        problem.put("field", "data");
+        problem.put("limit", e.limit());
+        return Problems.response(problem).build();
+    }
+
+    @ServerExceptionMapper
+    public Response bodyTooLarge(BodyTooLargeException e) {
+        Map<String, Object> problem = Problems.document(ProblemType.BODY_TOO_LARGE, e.getMessage());
+        problem.put("limit", e.limit());
+        return Problems.response(problem).build();
+    }
+
+    @ServerExceptionMapper
+    public Response unsupportedBody(UnsupportedBodyTypeException e) {
+        return Problems.response(Problems.document(ProblemType.UNSUPPORTED_MEDIA_TYPE, e.getMessage())).build();
+    }
+
+    @ServerExceptionMapper
+    public Response storeUnavailable(StoreException e) {
+        LOG.warnf(e, "store unavailable: %s", e.getMessage());
+        return Problems.response(Problems.document(ProblemType.STORE_UNAVAILABLE,
+                "the store did not complete the operation; it may or may not have taken effect, "
+                        + "and is safe to repeat")).header("Retry-After", "1").build();
+    }
+
+    /** HTTP's own errors: no resource at the path, a method it does not take, an unacceptable Accept. */
+    @ServerExceptionMapper
+    public Response http(WebApplicationException e, UriInfo uri) {
+        Response original = e.getResponse();
+        int status = original.getStatus();
+        if (status >= 500) {
+            return unexpected(e);
+        }
+        Response.StatusType type = Response.Status.fromStatusCode(status);
+        String title = type == null ? original.getStatusInfo().getReasonPhrase() : type.getReasonPhrase();
+        Response.ResponseBuilder response = Problems.response(
+                Problems.document("about:blank", title, status, httpDetail(status, uri, original)));
+        if (original.getHeaderString(HttpHeaders.ALLOW) != null) {
+            response.header(HttpHeaders.ALLOW, original.getHeaderString(HttpHeaders.ALLOW));
+        }
+        return response.build();
+    }
+
+    private static String httpDetail(int status, UriInfo uri, Response original) {
+        String path = uri == null ? "" : " " + Problems.printable(uri.getPath());
+        return switch (status) {
+            case 404 -> "nothing at" + path + "; the API lives under /v1 (see docs/api.md)";
+            case 405 -> "this method is not allowed at" + path;
+            case 406 -> "this API answers application/json (and text/event-stream for events)";
+            case 415 -> "request bodies are application/json";
+            default -> "the request was refused";
+        };
+    }
+
+    private static Response withField(ProblemType type, String detail, String field) {
+        Map<String, Object> problem = Problems.document(type, detail);
+        if (field != null) {
+            problem.put("field", field);
+        }
+        return Problems.response(problem).build();
+    }
+
+    /** A bug: logged here, once, with its stack; the client learns only that it happened. */
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        LOG.error("unexpected failure answering a request (a bug)", e);
+        return Problems.response(Problems.document(ProblemType.INTERNAL_ERROR,
+                "an unexpected error occurred; it has been logged")).build();
+    }
+}

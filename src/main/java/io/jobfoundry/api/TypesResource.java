@@ -1,0 +1,65 @@
+package io.jobfoundry.api;
+
+import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.jobs.TypeSettings;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
+import java.util.List;
+
+/** Types: their configuration and counts. */
+@Path("/v1/types")
+@Produces(MediaType.APPLICATION_JSON)
+public class TypesResource {
+
+    /** Longer than any setting the engine allows, so that its own message names the limit. */
+    private static final Duration LONGEST = Duration.ofDays(366);
+
+    private final JobEngine engine;
+    private final RequestBodies bodies;
+
+    TypesResource(JobEngine engine, RequestBodies bodies) {
+        this.engine = engine;
+        this.bodies = bodies;
+    }
+
+    @GET
+    public TypeListDto all() {
+        return new TypeListDto(engine.types().stream().map(TypeDto::of).toList());
+    }
+
+    @GET
+    @Path("{type}")
+    public TypeDto get(@PathParam("type") String type) {
+        return TypeDto.of(engine.type(type).orElseThrow(() -> new TypeNotFoundException(type)));
+    }
+
+    /** Members left out keep the type's current value (the defaults for a type not yet used). */
+    @PUT
+    @Path("{type}")
+    public TypeDto configure(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+            byte[] body) {
+        JsonBody request = bodies.read(contentType, body)
+                .allow("activityTimeout", "maxAttempts", "priorityScheme", "backoff");
+        TypeSettings current = engine.type(type).map(info -> info.settings()).orElse(TypeSettings.DEFAULT);
+        List<Integer> scheme = request.integers("priorityScheme", 0, 1000).orElse(null);
+        if (scheme != null && scheme.size() != 2) {
+            throw new InvalidInputException("priorityScheme", "priorityScheme is [high, low], e.g. [2, 1]");
+        }
+        JsonBody backoff = request.object("backoff").map(b -> b.allow("base", "max")).orElse(JsonBody.empty());
+        TypeSettings settings = new TypeSettings(
+                request.seconds("activityTimeout", LONGEST).orElse(current.activityTimeout()),
+                request.integer("maxAttempts", 1, TypeSettings.MAX_ATTEMPTS_LIMIT).orElse(current.maxAttempts()),
+                scheme == null ? current.highRun() : scheme.get(0),
+                scheme == null ? current.lowRun() : scheme.get(1),
+                backoff.seconds("base", LONGEST).orElse(current.backoffBase()),
+                backoff.seconds("max", LONGEST).orElse(current.backoffMax()));
+        return TypeDto.of(engine.configureType(type, settings));
+    }
+}
