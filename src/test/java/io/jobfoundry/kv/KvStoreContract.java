@@ -1,0 +1,10 @@
+package io.jobfoundry.kv;
+
+public abstract class KvStoreContract {
+
+    protected abstract KvStore openStore() throws Exception;
+
+    protected void discardStore(KvStore store) throws Exception {
+        store.close();
+    }
+}
