@@ -78,6 +78,19 @@ final class FdbErrors {
         return new StoreException("FoundationDB client call failed", store, cause);
     }
 
+    /**
+     * As {@link #map}, for a failed commit. The timeout cancels the transaction on the client, but a
+     * commit already sent to the cluster cannot be called back, so a commit that timed out may have
+     * taken effect: the retry loop must treat it as unknown, not as not-committed.
+     */
+    StoreException mapCommit(Throwable failure, WriteSizes writes) {
+        StoreException mapped = map(failure, writes);
+        if (mapped.getCause() instanceof FDBException fdb && fdb.getCode() == TRANSACTION_TIMED_OUT) {
+            return retryable(Reason.COMMIT_UNKNOWN, fdb);
+        }
+        return mapped;
+    }
+
     private StoreException map(FDBException e, WriteSizes writes) {
         return switch (e.getCode()) {
             case NOT_COMMITTED -> retryable(Reason.CONFLICT, e);

@@ -98,6 +98,27 @@ class FdbErrorsTest {
         assertEquals(2_000, ((StoreLimitException) errors.map(new FDBException("", 2103), writes)).size());
     }
 
+    @Test
+    void aCommitThatTimedOutMayHaveTakenEffect() {
+        FDBException fdb = new FDBException("Operation aborted because the transaction timed out", 1031);
+        FdbErrors errors = new FdbErrors(STORE, MUST_NOT_BE_ASKED);
+
+        RetryableStoreException e = (RetryableStoreException) errors.mapCommit(new CompletionException(fdb), new WriteSizes(STORE));
+
+        assertEquals(Reason.COMMIT_UNKNOWN, e.reason());
+        assertSame(fdb, e.getCause());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1020, CONFLICT", "1007, TIMEOUT", "1021, COMMIT_UNKNOWN"})
+    void otherCommitFailuresMapAsAnyCall(int code, Reason reason) {
+        FdbErrors errors = new FdbErrors(STORE, MUST_NOT_BE_ASKED);
+
+        StoreException e = errors.mapCommit(new FDBException("", code), new WriteSizes(STORE));
+
+        assertEquals(reason, ((RetryableStoreException) e).reason());
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1009, 1037, 1213})
     void otherCodesFdbRetriesAreTransient(int code) {
