@@ -4,31 +4,30 @@ import com.apple.foundationdb.FDB;
 import com.apple.foundationdb.FDBException;
 import java.util.Optional;
 
-/** Whether fdb-java's native side (libfdb_c) loads in this JVM, asked of fdb-java itself. */
+/**
+ * Whether fdb-java's native side (libfdb_c) loads in this JVM, asked of fdb-java itself once: the
+ * first failure names the missing library, later ones only "Could not initialize class".
+ */
 final class NativeClient {
+
+    private static final class Probe {
+        static final Optional<String> UNAVAILABLE = probe();
+    }
 
     private NativeClient() {
     }
 
     /** Why FDB cannot be used here, or empty when it can. */
     static Optional<String> unavailableReason() {
+        return Probe.UNAVAILABLE;
+    }
+
+    private static Optional<String> probe() {
         try {
             FDB.selectAPIVersion(FdbClient.API_VERSION);
             return Optional.empty();
         } catch (LinkageError | FDBException e) {
-            return Optional.of(rootMessage(e));
+            return Optional.of(e.getMessage() != null ? e.getMessage() : e.toString());
         }
-    }
-
-    /**
-     * The innermost message: after the first failure the JVM reports only "Could not initialize
-     * class", and the reason (the library that could not be found) is in the cause chain.
-     */
-    static String rootMessage(Throwable failure) {
-        Throwable t = failure;
-        while (t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t.getMessage() != null ? t.getMessage() : t.toString();
     }
 }
