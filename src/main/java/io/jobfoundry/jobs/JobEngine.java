@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -278,57 +279,137 @@ public final class JobEngine {
 
     /** Takes up to {@code max} due jobs of the requested types, each under a fresh lease. */
     public List<LeasedJob> accept(AcceptRequest request) {
+        return acceptFor(request.types(), request.maxScheduledAt(),
+                List.of(new Claim(request.worker(), request.max())), false).jobs().get(0);
+    }
+
+    /** One processor's share of a batched accept. */
+    record Claim(String worker, int max) {
+    }
+
+    /**
+     * Jobs for each claim (in order), and, if {@code watch} and some claim is still short, a future
+     * that completes when a job of these types may have become ready since: armed in the same
+     * transaction that found too few, so no job can slip in between unnoticed (couch_jobs).
+     */
+    record AcceptBatch(List<List<LeasedJob>> jobs, List<CompletableFuture<Void>> wake) {
+    }
+
+    /** Serves several processors that ask for the same types in one transaction (the dispatcher's batch). */
+    AcceptBatch acceptFor(List<String> patterns, Instant maxScheduledAt, List<Claim> claims, boolean watch) {
         long now = now();
-        long maxAt = request.maxScheduledAt() == null ? now : Math.min(now, Times.micros(request.maxScheduledAt()));
+        long maxAt = maxScheduledAt == null ? now : Math.min(now, Times.micros(maxScheduledAt));
         String nonce = Tokens.next();
-        List<String> leases = new ArrayList<>(request.max());
-        for (int i = 0; i < request.max(); i++) {
-            leases.add(Tokens.next());
+        List<List<String>> leases = new ArrayList<>(claims.size());
+        int total = 0;
+        for (Claim claim : claims) {
+            List<String> own = new ArrayList<>(claim.max());
+            for (int i = 0; i < claim.max(); i++) {
+                own.add(Tokens.next());
+            }
+            leases.add(own);
+            total += claim.max();
         }
+        int wanted = total;
         return runner.run(tx -> {
             byte[] outcomeKey = JobKeys.outcome(now, nonce);
             byte[] outcome = tx.get(outcomeKey);
-            if (outcome != null) {
-                return replayAccept(tx, outcome);
+            List<List<LeasedJob>> result = new ArrayList<>(claims.size());
+            for (int i = 0; i < claims.size(); i++) {
+                result.add(new ArrayList<>());
             }
-            List<LeasedJob> accepted = new ArrayList<>();
+            if (outcome != null) {
+                replayAccept(tx, outcome, leases, result);
+                return new AcceptBatch(result, List.of());
+            }
             List<Object> record = new ArrayList<>();
-            for (String type : resolveTypes(tx, request.types())) {
-                int need = request.max() - accepted.size();
-                if (need == 0) {
+            int handed = 0;
+            int claim = 0;
+            for (String type : resolveTypes(tx, patterns)) {
+                if (handed == wanted) {
                     break;
                 }
                 TypeSettings settings = TypeRegistry.find(tx, type);
                 if (settings == null) {
                     continue;
                 }
-                for (JobRecord r : acceptor.take(tx, type, settings, need, maxAt)) {
-                    int index = accepted.size();
-                    String lease = leases.get(index);
-                    JobIndex.startRunning(tx, r, lease, request.worker(), now, index);
-                    accepted.add(new LeasedJob(r.view(), lease));
+                for (JobRecord r : acceptor.take(tx, type, settings, wanted - handed, maxAt)) {
+                    while (result.get(claim).size() == claims.get(claim).max()) {
+                        claim++;
+                    }
+                    String lease = leases.get(claim).get(result.get(claim).size());
+                    JobIndex.startRunning(tx, r, lease, claims.get(claim).worker(), now, handed++);
+                    result.get(claim).add(new LeasedJob(r.view(), lease));
                     record.add(r.type);
                     record.add(r.id);
                     record.add(lease);
                 }
             }
-            if (!accepted.isEmpty()) {
+            if (handed > 0) {
                 tx.set(outcomeKey, Tuple.fromList(record).pack());
             }
-            return accepted;
+            List<CompletableFuture<Void>> wake = List.of();
+            if (watch && handed < wanted) {
+                wake = new ArrayList<>();
+                boolean anyGlob = patterns.stream().anyMatch(TypeNames::isGlob);
+                if (anyGlob) {
+                    wake.add(tx.watch(JobKeys.anyReadyWatch()));
+                } else {
+                    for (String type : new LinkedHashSet<>(patterns)) {
+                        wake.add(tx.watch(JobKeys.readyWatch(type)));
+                    }
+                }
+            }
+            return new AcceptBatch(result, wake);
         });
     }
 
-    private static List<LeasedJob> replayAccept(KvTransaction tx, byte[] outcome) {
+    /** Hands a job taken for a processor that is gone (its wait ended) back to the queue, unchanged. */
+    void release(LeasedJob leased) {
+        Job job = leased.job();
+        long now = now();
+        runner.run(tx -> {
+            JobRecord r = JobIndex.load(tx, job.type(), job.id());
+            if (r == null || !leased.lease().equals(r.lease)) {
+                return null;
+            }
+            JobIndex.stopRunning(tx, r);
+            r.startedAt = null;
+            JobIndex.place(tx, r, now);
+            JobIndex.save(tx, r, now);
+            return null;
+        });
+    }
+
+    /** A job as it is now, and a watch that fires when it next changes (or is removed). */
+    record Observation(Job job, CompletableFuture<Void> change) {
+    }
+
+    Observation observe(String type, String id) {
+        TypeNames.checkType(type);
+        TypeNames.checkId(id);
+        return runner.run(tx -> {
+            JobRecord r = JobIndex.load(tx, type, id);
+            return new Observation(r == null ? null : r.view(), tx.watch(JobKeys.job(type, id)));
+        });
+    }
+
+    /** A retried accept whose first attempt committed: the same jobs, to the same claims. */
+    private static void replayAccept(KvTransaction tx, byte[] outcome, List<List<String>> leases,
+            List<List<LeasedJob>> result) {
         Tuple taken = Tuple.fromBytes(outcome);
-        List<LeasedJob> accepted = new ArrayList<>();
         for (int i = 0; i + 2 < taken.size(); i += 3) {
             JobRecord r = JobIndex.load(tx, taken.getString(i), taken.getString(i + 1));
-            if (r != null && taken.getString(i + 2).equals(r.lease)) {
-                accepted.add(new LeasedJob(r.view(), r.lease));
+            String lease = taken.getString(i + 2);
+            if (r == null || !lease.equals(r.lease)) {
+                continue;
+            }
+            for (int claim = 0; claim < leases.size(); claim++) {
+                if (leases.get(claim).contains(lease)) {
+                    result.get(claim).add(new LeasedJob(r.view(), lease));
+                }
             }
         }
-        return accepted;
     }
 
     /** Exact names as given, globs against the registry; each type once, in request order. */

@@ -25,6 +25,11 @@ final class JobIndex {
         tx.set(JobKeys.job(r.type, r.id), r.encode());
     }
 
+    /** Writes the record without counting it as a change clients see (index moves only). */
+    static void store(KvTransaction tx, JobRecord r) {
+        tx.set(JobKeys.job(r.type, r.id), r.encode());
+    }
+
     /** Writes the record with this transaction's versionstamp as its activity. */
     static void saveWithNewActivity(KvTransaction tx, JobRecord r, long now, int userVersion) {
         touch(r, now);

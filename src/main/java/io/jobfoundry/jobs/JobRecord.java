@@ -97,7 +97,7 @@ final class JobRecord {
 
     /** The record with its current (complete or absent) activity stamp. */
     byte[] encode() {
-        return head().addObject(activity).pack(); // addObject: add(Versionstamp) refuses null
+        return head().addObject(activity).pack();
     }
 
     /** The record with a placeholder for this transaction's versionstamp as its activity. */

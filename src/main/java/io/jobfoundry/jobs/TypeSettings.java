@@ -11,12 +11,13 @@ import java.time.Duration;
 public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun,
         Duration backoffBase, Duration backoffMax) {
 
-    public static final int MAX_ATTEMPTS_LIMIT = 1000;
-    // Before DEFAULT: static fields initialize in order, and DEFAULT's constructor reads LONGEST.
+    /** Declared before DEFAULT: the constructor that builds DEFAULT reads it. */
     private static final Duration LONGEST = Duration.ofDays(365);
 
     public static final TypeSettings DEFAULT =
             new TypeSettings(Duration.ofSeconds(30), 25, 2, 1, Duration.ofSeconds(5), Duration.ofHours(1));
+
+    public static final int MAX_ATTEMPTS_LIMIT = 1000;
 
     public TypeSettings {
         requireWithin("activityTimeout", activityTimeout, Duration.ofSeconds(1));

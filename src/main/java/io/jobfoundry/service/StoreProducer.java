@@ -29,7 +29,7 @@ public class StoreProducer {
     KvStore store(JobfoundryConfig config) {
         KvStore store = switch (config.store()) {
             case EMBEDDED -> openEmbedded(config.embedded());
-            case FDB -> throw new IllegalStateException("TEMP");
+            case FDB -> FdbStoreOpener.open(config.fdb());
         };
         LOG.infof("Jobfoundry store: %s", store.describe());
         return store;

@@ -16,8 +16,9 @@ public final class Bench {
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         switch (name) {
             case "kv" -> KvBench.main(rest);
+            case "repeat" -> RepeatBench.main(rest);
             default -> {
-                System.err.println("usage: Bench kv [seconds]");
+                System.err.println("usage: Bench kv [seconds] | repeat");
                 System.exit(2);
             }
         }

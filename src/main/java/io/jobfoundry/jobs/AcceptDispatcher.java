@@ -1,0 +1,139 @@
+package io.jobfoundry.jobs;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jboss.logging.Logger;
+
+/**
+ * Serves the processors blocked in accept for one set of types: all of them in one transaction
+ * per round, oldest waiter first, instead of one transaction per waiter per wake-up (which would
+ * make every new job wake every worker). When the round leaves some waiting, the same
+ * transaction arms a watch; when it fires — a job became ready here or on another replica — the
+ * next round runs. No thread waits in between.
+ */
+final class AcceptDispatcher {
+
+    private static final Logger LOG = Logger.getLogger(AcceptDispatcher.class);
+    /** Jobs handed out per round at most: a round is one transaction within FDB's limits. */
+    private static final int ROUND_JOBS = AcceptRequest.MAX_JOBS;
+
+    /** A blocked accept. */
+    static final class Waiter {
+        final AcceptRequest request;
+        final CompletableFuture<List<io.jobfoundry.jobs.LeasedJob>> result = new CompletableFuture<>();
+
+        Waiter(AcceptRequest request) {
+            this.request = request;
+        }
+    }
+
+    private final JobEngine engine;
+    private final Executor executor;
+    private final List<String> types;
+    private final Instant maxScheduledAt;
+    private final ConcurrentLinkedDeque<Waiter> queue = new ConcurrentLinkedDeque<>();
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private final AtomicReference<List<CompletableFuture<Void>>> armed = new AtomicReference<>(List.of());
+    private volatile boolean signalled;
+
+    AcceptDispatcher(JobEngine engine, Executor executor, List<String> types, Instant maxScheduledAt) {
+        this.engine = engine;
+        this.executor = executor;
+        this.types = types;
+        this.maxScheduledAt = maxScheduledAt;
+    }
+
+    void add(Waiter waiter) {
+        queue.add(waiter);
+        waiter.result.whenComplete((jobs, failure) -> queue.remove(waiter));
+        signal();
+    }
+
+    /** Something may be ready: run a round now, or right after the one under way. */
+    void signal() {
+        signalled = true;
+        if (draining.compareAndSet(false, true)) {
+            executor.execute(this::drain);
+        }
+    }
+
+    private void drain() {
+        try {
+            while (signalled) {
+                signalled = false;
+                round();
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "accept round for %s failed; its waiters get the error", types);
+            for (Waiter waiter : queue) {
+                waiter.result.completeExceptionally(e);
+            }
+        } finally {
+            draining.set(false);
+            if (signalled && !queue.isEmpty()) {
+                signal();
+            }
+        }
+    }
+
+    private void round() {
+        List<Waiter> batch = new ArrayList<>();
+        List<JobEngine.Claim> claims = new ArrayList<>();
+        int jobs = 0;
+        for (Waiter waiter : queue) {
+            if (waiter.result.isDone()) {
+                continue;
+            }
+            if (jobs + waiter.request.max() > ROUND_JOBS && !batch.isEmpty()) {
+                signalled = true; // the rest in the next round
+                break;
+            }
+            batch.add(waiter);
+            claims.add(new JobEngine.Claim(waiter.request.worker(), waiter.request.max()));
+            jobs += waiter.request.max();
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        JobEngine.AcceptBatch result = engine.acceptFor(types, maxScheduledAt, claims, true);
+        for (int i = 0; i < batch.size(); i++) {
+            List<LeasedJob> handed = result.jobs().get(i);
+            if (!handed.isEmpty() && !batch.get(i).result.complete(handed)) {
+                // The waiter's time ran out while the round ran: the jobs go back, untouched.
+                handed.forEach(engine::release);
+            }
+        }
+        rearm(result.wake());
+    }
+
+    private void rearm(List<CompletableFuture<Void>> wake) {
+        for (CompletableFuture<Void> old : armed.getAndSet(wake)) {
+            old.cancel(false);
+        }
+        for (CompletableFuture<Void> watch : wake) {
+            watch.whenComplete((ignored, failure) -> {
+                if (failure == null || !(failure instanceof java.util.concurrent.CancellationException)) {
+                    signal();
+                }
+            });
+        }
+    }
+
+    int waiting() {
+        return queue.size();
+    }
+
+    /** Ends every wait with no job (shutdown) and lets go of the watch. */
+    void close() {
+        for (Waiter waiter : queue) {
+            waiter.result.complete(List.of());
+        }
+        rearm(List.of());
+    }
+}

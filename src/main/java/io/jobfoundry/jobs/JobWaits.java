@@ -1,0 +1,184 @@
+package io.jobfoundry.jobs;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Waiting without polling and without a thread per waiter: blocking accepts, {@code waitFor} and
+ * subscriptions all rest on store watches (on FoundationDB they see other replicas' commits too).
+ * Work runs on {@code executor}; timeouts on {@code timer}, in real time.
+ */
+public final class JobWaits implements AutoCloseable {
+
+    private final JobEngine engine;
+    private final Executor executor;
+    private final ScheduledExecutorService timer;
+    private final ConcurrentHashMap<DispatchKey, AcceptDispatcher> dispatchers = new ConcurrentHashMap<>();
+    private final Set<Subscription> subscriptions = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    private record DispatchKey(List<String> types, Instant maxScheduledAt) {
+    }
+
+    public JobWaits(JobEngine engine, Executor executor, ScheduledExecutorService timer) {
+        this.engine = engine;
+        this.executor = executor;
+        this.timer = timer;
+    }
+
+    /** Accept, waiting up to {@code wait} for a job if none is due now ({@link Duration#ZERO}: answer at once). */
+    public CompletionStage<List<LeasedJob>> accept(AcceptRequest request, Duration wait) {
+        if (closed) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        if (wait.isZero() || wait.isNegative()) {
+            return CompletableFuture.supplyAsync(() -> engine.accept(request), executor);
+        }
+        AcceptDispatcher.Waiter waiter = new AcceptDispatcher.Waiter(request);
+        var timeout = timer.schedule(() -> waiter.result.complete(List.of()), wait.toNanos(), TimeUnit.NANOSECONDS);
+        waiter.result.whenComplete((jobs, failure) -> timeout.cancel(false));
+        dispatchers.computeIfAbsent(new DispatchKey(request.types(), request.maxScheduledAt()),
+                key -> new AcceptDispatcher(engine, executor, key.types(), key.maxScheduledAt())).add(waiter);
+        return waiter.result;
+    }
+
+    /** The job once it is in {@code state}, or as it is when {@code timeout} ends. */
+    public CompletionStage<Job> waitFor(String type, String id, JobState state, Duration timeout) {
+        CompletableFuture<Job> result = new CompletableFuture<>();
+        var deadline = timer.schedule(() -> executor.execute(() -> {
+            try {
+                result.complete(engine.get(type, id).orElseThrow(() -> new JobNotFoundException(type, id)));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        }), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        result.whenComplete((job, failure) -> deadline.cancel(false));
+        executor.execute(() -> watchUntil(type, id, state, result));
+        return result;
+    }
+
+    private void watchUntil(String type, String id, JobState state, CompletableFuture<Job> result) {
+        if (result.isDone()) {
+            return;
+        }
+        try {
+            JobEngine.Observation seen = engine.observe(type, id);
+            if (seen.job() == null) {
+                seen.change().cancel(false);
+                result.completeExceptionally(new JobNotFoundException(type, id));
+            } else if (seen.job().state() == state || closed) {
+                seen.change().cancel(false);
+                result.complete(seen.job());
+            } else {
+                result.whenComplete((job, failure) -> seen.change().cancel(false));
+                seen.change().thenRunAsync(() -> watchUntil(type, id, state, result), executor);
+            }
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+        }
+    }
+
+    /**
+     * Delivers the job's current state, then each change (coalesced: a burst of changes arrives as
+     * the latest state), then its removal, to {@code listener} on a background thread.
+     *
+     * @throws JobNotFoundException if there is no such job
+     */
+    public Subscription subscribe(String type, String id, Consumer<JobEvent> listener) {
+        JobEngine.Observation first = engine.observe(type, id);
+        if (first.job() == null) {
+            first.change().cancel(false);
+            throw new JobNotFoundException(type, id);
+        }
+        Subscription subscription = new Subscription(type, id, listener);
+        subscriptions.add(subscription);
+        subscription.ended.whenComplete((ignored, failure) -> subscriptions.remove(subscription));
+        subscription.deliver(first);
+        if (closed) {
+            subscription.cancel();
+        }
+        return subscription;
+    }
+
+    /** A live subscription to one job; {@link #cancel()} ends it. */
+    public final class Subscription {
+        private final String type;
+        private final String id;
+        private final Consumer<JobEvent> listener;
+        private final CompletableFuture<Void> ended = new CompletableFuture<>();
+        private volatile CompletableFuture<Void> change;
+        private long revision = -1;
+
+        private Subscription(String type, String id, Consumer<JobEvent> listener) {
+            this.type = type;
+            this.id = id;
+            this.listener = Objects.requireNonNull(listener);
+        }
+
+        private synchronized void deliver(JobEngine.Observation seen) {
+            if (ended.isDone()) {
+                seen.change().cancel(false);
+                return;
+            }
+            if (seen.job() == null) {
+                seen.change().cancel(false);
+                listener.accept(JobEvent.removal());
+                ended.complete(null);
+                return;
+            }
+            if (seen.job().revision() != revision) {
+                revision = seen.job().revision();
+                listener.accept(JobEvent.state(seen.job()));
+            }
+            change = seen.change();
+            change.thenRunAsync(this::next, executor);
+        }
+
+        private void next() {
+            if (ended.isDone()) {
+                return;
+            }
+            try {
+                deliver(engine.observe(type, id));
+            } catch (RuntimeException e) {
+                ended.completeExceptionally(e);
+            }
+        }
+
+        /** Completes when the subscription ends: removal, cancel, shutdown or a store failure. */
+        public CompletionStage<Void> ended() {
+            return ended;
+        }
+
+        public void cancel() {
+            ended.complete(null);
+            CompletableFuture<Void> current = change;
+            if (current != null) {
+                current.cancel(false);
+            }
+        }
+    }
+
+    /** Number of processors blocked in accept right now. */
+    public int waitingAccepts() {
+        return dispatchers.values().stream().mapToInt(AcceptDispatcher::waiting).sum();
+    }
+
+    /** Shutdown: every blocked accept answers with no job, every subscription ends. */
+    @Override
+    public void close() {
+        closed = true;
+        dispatchers.values().forEach(AcceptDispatcher::close);
+        subscriptions.forEach(Subscription::cancel);
+    }
+}

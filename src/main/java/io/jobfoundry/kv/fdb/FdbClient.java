@@ -1,0 +1,53 @@
+package io.jobfoundry.kv.fdb;
+
+import com.apple.foundationdb.FDB;
+import com.apple.foundationdb.FDBException;
+import io.jobfoundry.kv.StoreException;
+
+/**
+ * The process's one FoundationDB client. FDB lets a process choose its API version once and start
+ * its network thread once (a stopped network cannot be restarted), so the client is started by the
+ * first FDB store opened, shared by every later one, and never stopped by a store: fdb-java stops it
+ * in its own shutdown hook.
+ *
+ * <p>This is the only class that touches {@link FDB}, whose static initializer loads libfdb_c, and
+ * only when a store is opened: a process on the embedded store never loads native FDB code.
+ */
+final class FdbClient {
+
+    /** FoundationDB 7.3's API; libfdb_c 7.3 or newer supports it. */
+    static final int API_VERSION = 730;
+
+    static final String NOT_INSTALLED = "the FoundationDB client library libfdb_c 7.3 is not installed: install the"
+            + " FoundationDB 7.3 client package (foundationdb-clients, which provides libfdb_c.so; .deb and .rpm at"
+            + " https://github.com/apple/foundationdb/releases), or run with jobfoundry.store=embedded";
+
+    static final String OTHER_API_VERSION =
+            "FoundationDB was already started in this process with another API version than " + API_VERSION;
+
+    private static FDB fdb;
+
+    private FdbClient() {
+    }
+
+    static synchronized FDB get(String store) {
+        if (fdb == null) {
+            fdb = select(store);
+        }
+        return fdb;
+    }
+
+    private static FDB select(String store) {
+        try {
+            return FDB.selectAPIVersion(API_VERSION);
+        } catch (LinkageError | FDBException e) {
+            // The first attempt fails with UnsatisfiedLinkError from FDB's static initializer (the
+            // bundled libfdb_java cannot link libfdb_c), every later one with NoClassDefFoundError
+            // (the JVM does not rerun a failed initializer); an FDBException here means a libfdb_c
+            // too old for API 730. All mean the same to an operator.
+            throw new StoreException(NOT_INSTALLED, store, e);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException(OTHER_API_VERSION, store, e);
+        }
+    }
+}

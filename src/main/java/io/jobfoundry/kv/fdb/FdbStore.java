@@ -1,0 +1,78 @@
+package io.jobfoundry.kv.fdb;
+
+import com.apple.foundationdb.Database;
+import com.apple.foundationdb.Transaction;
+import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.TransactionBody;
+import java.time.Duration;
+
+/**
+ * The FoundationDB gateway: one FDB transaction per {@link #runOnce}, under the store's key
+ * prefix. It never calls FDB's {@code onError}: {@link io.jobfoundry.kv.TransactionRunner} retries
+ * with a fresh transaction, so FDB's retry limit and backoff options play no part here.
+ */
+final class FdbStore implements KvStore {
+
+    private final Database db;
+    private final KeyPrefix keys;
+    private final String description;
+    private final FdbErrors errors;
+
+    FdbStore(Database db, FdbOptions options) {
+        this.db = db;
+        this.keys = new KeyPrefix(options.keyPrefix());
+        this.description = options.describe();
+        this.errors = new FdbErrors(description, FdbErrors.NATIVE);
+    }
+
+    @Override
+    public <T> T runOnce(TransactionBody<T> body, Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        WriteSizes writes = new WriteSizes(description);
+        Transaction tr = begin(timeout, writes);
+        try {
+            FdbTransaction tx = new FdbTransaction(tr, keys, errors, writes);
+            T result = body.apply(tx);
+            tx.commit();
+            return result;
+        } finally {
+            // Abandons the attempt if it did not commit: FDB then fails its watches and versionstamp.
+            tr.close();
+        }
+    }
+
+    private Transaction begin(Duration timeout, WriteSizes writes) {
+        Transaction tr;
+        try {
+            tr = db.createTransaction();
+        } catch (RuntimeException e) {
+            throw errors.map(e, writes);
+        }
+        try {
+            // FDB reads 0 as "no timeout", so a sub-millisecond timeout becomes 1 ms.
+            tr.options().setTimeout(Math.max(1, timeout.toMillis()));
+            return tr;
+        } catch (RuntimeException e) {
+            tr.close();
+            throw errors.map(e, writes);
+        }
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    /** Closes this store's database handle; the process's FDB network stays up for other stores. */
+    @Override
+    public void close() {
+        db.close();
+    }
+
+    @Override
+    public String toString() {
+        return "FdbStore[" + description + "]";
+    }
+}

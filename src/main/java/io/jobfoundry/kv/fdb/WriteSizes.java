@@ -1,0 +1,68 @@
+package io.jobfoundry.kv.fdb;
+
+import io.jobfoundry.kv.KvTransaction;
+import io.jobfoundry.kv.StoreLimitException;
+import io.jobfoundry.kv.StoreLimitException.Limit;
+
+/**
+ * What one attempt has written, counted as FoundationDB receives it: prefixed keys, and the
+ * four-byte offset a versionstamped key or value carries.
+ *
+ * <p>FoundationDB refuses an oversized key or value only when the transaction commits, and without
+ * saying which one; checking here fails the very call that broke a limit, with its size, as every
+ * backend must. The total is a lower bound of FDB's own accounting (which adds conflict ranges),
+ * so a total over the limit can never commit and fails at once; a total under it may still be
+ * refused at commit, and then {@link FdbErrors} reports it.
+ */
+final class WriteSizes {
+
+    private final String store;
+    private long total;
+    private int largestKey;
+    private int largestValue;
+
+    WriteSizes(String store) {
+        this.store = store;
+    }
+
+    /** Records a set or atomic mutation, refusing it first if it breaks a limit. */
+    void write(int keyBytes, int valueBytes) {
+        if (keyBytes > KvTransaction.MAX_KEY_BYTES) {
+            throw new StoreLimitException(Limit.KEY_SIZE, keyBytes, store);
+        }
+        if (valueBytes > KvTransaction.MAX_VALUE_BYTES) {
+            throw new StoreLimitException(Limit.VALUE_SIZE, valueBytes, store);
+        }
+        grow((long) keyBytes + valueBytes);
+        largestKey = Math.max(largestKey, keyBytes);
+        largestValue = Math.max(largestValue, valueBytes);
+    }
+
+    /**
+     * Records a clear. FDB treats a key over the limit in a clear as one that cannot exist, so only
+     * the total is checked.
+     */
+    void clear(int keyBytes) {
+        grow(keyBytes);
+    }
+
+    long total() {
+        return total;
+    }
+
+    int largestKey() {
+        return largestKey;
+    }
+
+    int largestValue() {
+        return largestValue;
+    }
+
+    private void grow(long bytes) {
+        long grown = total + bytes;
+        if (grown > KvTransaction.MAX_TRANSACTION_BYTES) {
+            throw new StoreLimitException(Limit.TRANSACTION_SIZE, grown, store);
+        }
+        total = grown;
+    }
+}

@@ -1,0 +1,82 @@
+package io.jobfoundry.service;
+
+import io.jobfoundry.jobs.ActivityMonitor;
+import io.jobfoundry.jobs.DueWaker;
+import io.jobfoundry.jobs.EngineOptions;
+import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.jobs.JobWaits;
+import io.jobfoundry.jobs.OutcomeRetention;
+import io.jobfoundry.kv.TransactionRunner;
+import io.quarkus.arc.DefaultBean;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The engine and what runs around it, assembled once per process. */
+@ApplicationScoped
+public class EngineProducer {
+
+    /** Transactions of blocked accepts and subscriptions; short, so a few threads serve thousands of waiters. */
+    private static final int WAIT_THREADS = 4;
+
+    @Produces
+    @DefaultBean
+    @Singleton
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Produces
+    @Singleton
+    JobEngine engine(TransactionRunner runner, Clock clock, JobfoundryConfig config) {
+        // FoundationDB runs transactions concurrently: spread accepts over the head of the queue.
+        int window = config.store() == JobfoundryConfig.StoreKind.FDB ? 16 : 1;
+        return new JobEngine(runner, clock, new EngineOptions(window, EngineOptions.DEFAULT.maxDataBytes()));
+    }
+
+    @Produces
+    @Singleton
+    JobWaits waits(JobEngine engine) {
+        ExecutorService executor = Executors.newFixedThreadPool(WAIT_THREADS, daemons("jobfoundry-waits"));
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemons("jobfoundry-wait-timer"));
+        return new JobWaits(engine, executor, timer);
+    }
+
+    void close(@Disposes JobWaits waits) {
+        waits.close();
+    }
+
+    @Produces
+    @Singleton
+    ActivityMonitor activityMonitor(JobEngine engine) {
+        return new ActivityMonitor(engine);
+    }
+
+    @Produces
+    @Singleton
+    DueWaker dueWaker(JobEngine engine) {
+        return new DueWaker(engine);
+    }
+
+    @Produces
+    @Singleton
+    OutcomeRetention outcomeRetention(JobEngine engine) {
+        return new OutcomeRetention(engine);
+    }
+
+    private static ThreadFactory daemons(String name) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

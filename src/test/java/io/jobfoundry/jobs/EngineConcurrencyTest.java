@@ -1,0 +1,138 @@
+package io.jobfoundry.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobfoundry.kv.FaultInjectingStore;
+import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.TransactionRunner;
+import io.jobfoundry.kv.embedded.Durability;
+import io.jobfoundry.kv.embedded.EmbeddedOptions;
+import io.jobfoundry.kv.embedded.EmbeddedStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Seeded random operations from many threads (fdb-record-layer's queue concurrency test). Whatever
+ * the interleaving: no job is ever held under two valid leases, every job added and not removed is
+ * still there, and the counters agree with the records.
+ */
+class EngineConcurrencyTest {
+
+    private static final String TYPE = "chaos";
+    private static final int THREADS = 8;
+    private static final int OPERATIONS = 250;
+    private static final int IDS = 40;
+
+    @TempDir
+    Path folder;
+
+    @ParameterizedTest(name = "faults: {0}")
+    @ValueSource(doubles = {0.0, 0.1})
+    void noJobIsHeldTwiceAndNoneIsLost(double faults) throws Exception {
+        long seed = Long.getLong("chaos.seed", System.nanoTime());
+        System.out.println("EngineConcurrencyTest seed " + seed + " (replay with -Dchaos.seed=" + seed + ")");
+        KvStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("chaos.db")).withDurability(Durability.OS));
+        if (faults > 0) {
+            store = new FaultInjectingStore(store, faults, FaultInjectingStore.Mode.BOTH, seed);
+        }
+        try (KvStore closing = store) {
+            JobEngine engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(),
+                    EngineOptions.DEFAULT);
+            Set<String> leasesSeen = ConcurrentHashMap.newKeySet();
+            Map<String, List<String>> leasesByJob = new ConcurrentHashMap<>();
+            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                Random random = new Random(seed + t);
+                futures.add(pool.submit(() -> {
+                    List<LeasedJob> held = new ArrayList<>();
+                    for (int i = 0; i < OPERATIONS; i++) {
+                        String id = "job-" + random.nextInt(IDS);
+                        try {
+                            switch (random.nextInt(7)) {
+                                case 0, 1 -> engine.put(TYPE, id, JobChanges.NONE.withData("{\"i\":" + i + "}"));
+                                case 2 -> {
+                                    for (LeasedJob leased : engine.accept(new AcceptRequest(List.of(TYPE), 1 + random.nextInt(3), null, null))) {
+                                        assertTrue(leasesSeen.add(leased.lease()), "a lease was handed out twice");
+                                        leasesByJob.computeIfAbsent(leased.job().id(), k -> new ArrayList<>()).add(leased.lease());
+                                        held.add(leased);
+                                    }
+                                }
+                                case 3 -> {
+                                    if (!held.isEmpty()) {
+                                        LeasedJob leased = held.get(random.nextInt(held.size()));
+                                        engine.heartbeat(TYPE, leased.job().id(), leased.lease(), Change.keep());
+                                    }
+                                }
+                                case 4 -> {
+                                    if (!held.isEmpty()) {
+                                        LeasedJob leased = held.remove(random.nextInt(held.size()));
+                                        engine.finish(TYPE, leased.job().id(), leased.lease(), random.nextBoolean(),
+                                                Change.keep(), "random failure");
+                                    }
+                                }
+                                case 5 -> engine.remove(TYPE, id);
+                                default -> engine.cancel(TYPE, id);
+                            }
+                        } catch (HaltException | JobNotFoundException expected) {
+                            // Another thread removed, cancelled or re-leased the job: the processor stops.
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(5, TimeUnit.MINUTES);
+            }
+            pool.shutdown();
+
+            for (Job job : engine.list(TYPE, null, null, 1000, null).jobs()) {
+                int valid = 0;
+                for (String lease : leasesByJob.getOrDefault(job.id(), List.of())) {
+                    try {
+                        engine.heartbeat(TYPE, job.id(), lease, Change.keep());
+                        valid++;
+                    } catch (HaltException halted) {
+                        // An old lease, or a cancel this heartbeat just carried out: dead, as it must be.
+                    }
+                }
+                assertTrue(valid <= 1, job.id() + " is held by " + valid + " valid leases");
+            }
+            // Tally after the heartbeats above: they end jobs whose cancel was pending.
+            Map<JobState, Integer> byState = new HashMap<>();
+            Map<JobResult, Integer> byResult = new HashMap<>();
+            for (Job job : engine.list(TYPE, null, null, 1000, null).jobs()) {
+                byState.merge(job.state(), 1, Integer::sum);
+                if (job.result() != null) {
+                    byResult.merge(job.result(), 1, Integer::sum);
+                }
+            }
+            Counts counts = engine.type(TYPE).orElseThrow().counts();
+            assertEquals(byState.getOrDefault(JobState.PENDING, 0).longValue(), counts.pending(), "pending count");
+            assertEquals(byState.getOrDefault(JobState.RUNNING, 0).longValue(), counts.running(), "running count");
+            assertEquals(byResult.getOrDefault(JobResult.SUCCEEDED, 0).longValue(), counts.succeeded(), "succeeded count");
+            assertEquals(byResult.getOrDefault(JobResult.FAILED, 0).longValue(), counts.failed(), "failed count");
+            assertEquals(byResult.getOrDefault(JobResult.CANCELLED, 0).longValue(), counts.cancelled(), "cancelled count");
+            long due = engine.list(TYPE, JobState.PENDING, null, 1000, null).jobs().stream()
+                    .filter(j -> !j.scheduledAt().isAfter(Clock.systemUTC().instant())).count();
+            assertTrue(counts.due() <= counts.pending() && counts.due() >= 0, "due within pending");
+            assertTrue(due >= counts.due(), "every ready job is due");
+        }
+    }
+}

@@ -1,0 +1,574 @@
+package io.jobfoundry.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.TransactionRunner;
+import io.jobfoundry.repeat.RepeatException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's behaviour on any store (River's driver suite): each backend's class only supplies
+ * the store, and the whole suite runs again with injected retryable faults. Time is a mutable
+ * clock; monitors run by {@code runOnce()}.
+ */
+public abstract class JobEngineContract {
+
+    protected static final Instant START = Instant.parse("2026-11-21T10:00:00Z");
+    private static final long EVENT_SECONDS = 10;
+
+    protected KvStore store;
+    protected MutableClock clock;
+    protected JobEngine engine;
+    protected ActivityMonitor activity;
+    protected DueWaker waker;
+    protected JobWaits waits;
+    private ScheduledExecutorService pool;
+
+    protected abstract KvStore openStore() throws Exception;
+
+    protected void discardStore(KvStore store) throws Exception {
+        store.close();
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        store = openStore();
+        clock = new MutableClock(START);
+        engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, EngineOptions.DEFAULT);
+        activity = new ActivityMonitor(engine);
+        waker = new DueWaker(engine);
+        pool = Executors.newScheduledThreadPool(2);
+        waits = new JobWaits(engine, pool, pool);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        waits.close();
+        pool.shutdownNow();
+        discardStore(store);
+    }
+
+    protected Added add(String type, String id) {
+        return engine.put(type, id, JobChanges.NONE);
+    }
+
+    protected LeasedJob acceptOne(String type) {
+        List<LeasedJob> jobs = engine.accept(new AcceptRequest(List.of(type), 1, null, "worker-1"));
+        assertEquals(1, jobs.size(), "expected one job of " + type);
+        return jobs.get(0);
+    }
+
+    protected List<LeasedJob> accept(String type, int max) {
+        return engine.accept(new AcceptRequest(List.of(type), max, null, "worker-1"));
+    }
+
+    protected Job finish(LeasedJob leased, boolean succeeded) {
+        return engine.finish(leased.job().type(), leased.job().id(), leased.lease(), succeeded, Change.keep(),
+                succeeded ? null : "it broke");
+    }
+
+    // ---- couch_jobs add / get / remove ----------------------------------------------------------
+
+    @Test
+    void aNewJobIsPendingAndDueAtOnce() {
+        Added added = engine.put("email", "welcome-42", JobChanges.NONE.withData("{\"to\":\"a@example.org\"}"));
+        assertTrue(added.created());
+        Job job = added.job();
+        assertEquals(JobState.PENDING, job.state());
+        assertNull(job.result());
+        assertEquals("{\"to\":\"a@example.org\"}", job.data());
+        assertEquals("", job.group());
+        assertEquals(Priority.LOW, job.priority());
+        assertEquals(START, job.scheduledAt());
+        assertEquals(START, job.createdAt());
+        assertEquals(TypeSettings.DEFAULT.maxAttempts(), job.maxAttempts());
+        assertEquals(job, engine.get("email", "welcome-42").orElseThrow());
+        Counts counts = engine.type("email").orElseThrow().counts();
+        assertEquals(1, counts.pending());
+        assertEquals(1, counts.due());
+    }
+
+    @Test
+    void createGeneratesDistinctIds() {
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            Added added = engine.create("email", JobChanges.NONE);
+            assertTrue(added.created());
+            ids.add(added.job().id());
+        }
+        assertEquals(20, ids.size());
+    }
+
+    @Test
+    void addingAPendingJobAgainUpdatesItsFieldsAndSchedule() {
+        add("email", "a");
+        Instant later = START.plusSeconds(60);
+        Added again = engine.put("email", "a", JobChanges.NONE.withData("{\"v\":2}").withScheduledAt(later));
+        assertFalse(again.created());
+        assertEquals("{\"v\":2}", again.job().data());
+        assertEquals(later, again.job().scheduledAt());
+        assertTrue(accept("email", 1).isEmpty(), "rescheduled into the future: not due");
+        assertEquals(1, engine.type("email").orElseThrow().counts().pending());
+        assertEquals(0, engine.type("email").orElseThrow().counts().due());
+    }
+
+    @Test
+    void addingARunningJobFlagsItToRunAgainWhenItFinishes() {
+        add("email", "a");
+        LeasedJob first = acceptOne("email");
+        Added again = add("email", "a");
+        assertFalse(again.created());
+        assertTrue(again.job().resubmit());
+        assertEquals(JobState.RUNNING, again.job().state());
+        Job finished = finish(first, true);
+        assertEquals(JobState.PENDING, finished.state());
+        assertFalse(finished.resubmit());
+        LeasedJob second = acceptOne("email");
+        assertNotEquals(first.lease(), second.lease());
+        assertEquals(JobResult.SUCCEEDED, finish(second, true).result());
+    }
+
+    @Test
+    void addingAFinishedJobEnqueuesItAgain() {
+        add("email", "a");
+        finish(acceptOne("email"), true);
+        Added again = add("email", "a");
+        assertFalse(again.created());
+        assertEquals(JobState.PENDING, again.job().state());
+        assertNull(again.job().result());
+        assertEquals(0, engine.type("email").orElseThrow().counts().succeeded());
+        acceptOne("email");
+    }
+
+    @Test
+    void removingAJobLeavesNoTraceAndHaltsItsProcessor() {
+        add("email", "a");
+        LeasedJob leased = acceptOne("email");
+        engine.remove("email", "a");
+        assertTrue(engine.get("email", "a").isEmpty());
+        HaltException halt = assertThrows(HaltException.class,
+                () -> engine.heartbeat("email", "a", leased.lease(), Change.keep()));
+        assertEquals(HaltReason.REMOVED, halt.reason());
+        assertThrows(JobNotFoundException.class, () -> engine.remove("email", "a"));
+        assertEquals(new Counts(0, 0, 0, 0, 0, 0), engine.type("email").orElseThrow().counts());
+    }
+
+    @Test
+    void badNamesAndValuesAreRefusedBeforeAnythingChanges() {
+        assertThrows(InvalidJobRequestException.class, () -> add("bad type", "a"));
+        assertThrows(InvalidJobRequestException.class, () -> add("email", "a/b"));
+        assertThrows(InvalidJobRequestException.class, () -> add("email", "x".repeat(257)));
+        assertThrows(InvalidJobRequestException.class, () -> engine.put("email", "a", JobChanges.NONE.withMaxAttempts(0)));
+        assertThrows(RepeatException.class, () -> engine.put("email", "a", JobChanges.NONE.withRepeat("FINISHED")));
+        assertThrows(DataTooLargeException.class,
+                () -> engine.put("email", "a", JobChanges.NONE.withData("\"" + "x".repeat(70_000) + "\"")));
+        assertTrue(engine.get("email", "a").isEmpty());
+    }
+
+    // ---- accept, heartbeat, finish --------------------------------------------------------------
+
+    @Test
+    void acceptLeasesAJobToOneProcessorOnly() {
+        add("email", "a");
+        LeasedJob leased = acceptOne("email");
+        assertEquals(JobState.RUNNING, leased.job().state());
+        assertEquals(START, leased.job().startedAt());
+        assertEquals("worker-1", leased.job().worker());
+        assertTrue(accept("email", 5).isEmpty());
+        assertEquals(1, engine.type("email").orElseThrow().counts().running());
+    }
+
+    @Test
+    void acceptHandsOutOldestScheduledFirstUpToMax() {
+        engine.put("email", "late", JobChanges.NONE.withScheduledAt(START.minusSeconds(10)));
+        engine.put("email", "early", JobChanges.NONE.withScheduledAt(START.minusSeconds(30)));
+        engine.put("email", "middle", JobChanges.NONE.withScheduledAt(START.minusSeconds(20)));
+        List<String> ids = accept("email", 10).stream().map(l -> l.job().id()).toList();
+        assertEquals(List.of("early", "middle", "late"), ids);
+    }
+
+    @Test
+    void acceptByGlobAndRespectingMaxScheduledAt() {
+        engine.put("CheckLiveness", "a", JobChanges.NONE.withScheduledAt(START.minusSeconds(60)));
+        engine.put("CheckDisk", "b", JobChanges.NONE);
+        engine.put("Other", "c", JobChanges.NONE);
+        List<LeasedJob> early = engine.accept(new AcceptRequest(List.of("Check*"), 10, START.minusSeconds(30), null));
+        assertEquals(List.of("a"), early.stream().map(l -> l.job().id()).toList());
+        List<LeasedJob> rest = engine.accept(new AcceptRequest(List.of("Check?isk", "Ch*"), 10, null, null));
+        assertEquals(List.of("b"), rest.stream().map(l -> l.job().id()).toList());
+    }
+
+    @Test
+    void heartbeatRenewsAndMayReplaceData() {
+        add("email", "a");
+        LeasedJob leased = acceptOne("email");
+        Job beat = engine.heartbeat("email", "a", leased.lease(), Change.to("{\"progress\":50}"));
+        assertEquals("{\"progress\":50}", beat.data());
+        assertEquals("{\"progress\":50}", engine.get("email", "a").orElseThrow().data());
+        HaltException wrong = assertThrows(HaltException.class,
+                () -> engine.heartbeat("email", "a", "not-the-lease", Change.keep()));
+        assertEquals(HaltReason.LEASE_LOST, wrong.reason());
+    }
+
+    @Test
+    void finishingSucceededEndsTheJobAndTheLease() {
+        add("email", "a");
+        LeasedJob leased = acceptOne("email");
+        clock.advance(Duration.ofSeconds(3));
+        Job done = engine.finish("email", "a", leased.lease(), true, Change.to("{\"sent\":true}"), null);
+        assertEquals(JobState.FINISHED, done.state());
+        assertEquals(JobResult.SUCCEEDED, done.result());
+        assertEquals(START.plusSeconds(3), done.finishedAt());
+        assertEquals("{\"sent\":true}", done.data());
+        assertNull(done.worker());
+        assertEquals(1, engine.type("email").orElseThrow().counts().succeeded());
+        assertEquals(0, engine.type("email").orElseThrow().counts().running());
+        assertThrows(HaltException.class, () -> engine.heartbeat("email", "a", leased.lease(), Change.keep()));
+    }
+
+    // ---- cancel and resubmit ----------------------------------------------------------------------
+
+    @Test
+    void cancellingAPendingJobFinishesIt() {
+        add("email", "a");
+        Job cancelled = engine.cancel("email", "a");
+        assertEquals(JobState.FINISHED, cancelled.state());
+        assertEquals(JobResult.CANCELLED, cancelled.result());
+        assertTrue(accept("email", 1).isEmpty());
+        assertEquals(cancelled, engine.cancel("email", "a"), "cancelling a finished job changes nothing");
+    }
+
+    @Test
+    void cancellingARunningJobHaltsItsProcessorsNextCallAndEndsIt() {
+        add("email", "a");
+        LeasedJob leased = acceptOne("email");
+        Job requested = engine.cancel("email", "a");
+        assertEquals(JobState.RUNNING, requested.state());
+        HaltException halt = assertThrows(HaltException.class,
+                () -> engine.heartbeat("email", "a", leased.lease(), Change.keep()));
+        assertEquals(HaltReason.CANCELLED, halt.reason());
+        Job job = engine.get("email", "a").orElseThrow();
+        assertEquals(JobResult.CANCELLED, job.result());
+        assertEquals(HaltReason.CANCELLED, assertThrows(HaltException.class,
+                () -> finish(leased, true)).reason(), "later calls keep hearing why");
+        assertEquals(1, engine.type("email").orElseThrow().counts().cancelled());
+    }
+
+    @Test
+    void resubmitMovesAPendingJobAndRestartsAFinishedOne() {
+        add("email", "a");
+        Job moved = engine.resubmit("email", "a", START.plusSeconds(30), null);
+        assertEquals(START.plusSeconds(30), moved.scheduledAt());
+        clock.advance(Duration.ofSeconds(30));
+        waker.runOnce();
+        finish(acceptOne("email"), true);
+        Job again = engine.resubmit("email", "a", null, null);
+        assertEquals(JobState.PENDING, again.state());
+        acceptOne("email");
+    }
+
+    @Test
+    void aProcessorMayResubmitItsOwnJobWithItsLease() {
+        add("email", "a");
+        LeasedJob leased = acceptOne("email");
+        assertThrows(HaltException.class, () -> engine.resubmit("email", "a", null, "stale"));
+        assertTrue(engine.resubmit("email", "a", null, leased.lease()).resubmit());
+        assertEquals(JobState.PENDING, finish(leased, true).state());
+    }
+
+    @Test
+    void patchChangesWhatTheStateAllows() {
+        add("email", "a");
+        Job patched = engine.patch("email", "a", JobChanges.NONE.withPriority(Priority.HIGH).withGroup("t7"));
+        assertEquals(Priority.HIGH, patched.priority());
+        assertEquals("t7", patched.group());
+        acceptOne("email");
+        JobConflictException conflict = assertThrows(JobConflictException.class,
+                () -> engine.patch("email", "a", JobChanges.NONE.withData("{}")));
+        assertEquals(JobState.RUNNING, conflict.state());
+        assertEquals(7, engine.patch("email", "a", JobChanges.NONE.withMaxAttempts(7)).maxAttempts());
+        assertThrows(JobNotFoundException.class, () -> engine.patch("email", "nope", JobChanges.NONE));
+    }
+
+    // ---- scheduling, timeouts and retries ----------------------------------------------------------
+
+    @Test
+    void aScheduledJobBecomesAvailableWhenDue() {
+        engine.put("email", "later", JobChanges.NONE.withScheduledAt(START.plusSeconds(60)));
+        assertTrue(accept("email", 1).isEmpty());
+        assertEquals(START.plusSeconds(60), waker.runOnce().nextDue().orElseThrow());
+        clock.advance(Duration.ofSeconds(59));
+        waker.runOnce();
+        assertTrue(accept("email", 1).isEmpty(), "not before its time");
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(1, waker.runOnce().promoted().get("email"));
+        assertEquals("later", acceptOne("email").job().id());
+    }
+
+    @Test
+    void theActivityMonitorReenqueuesAJobWhoseProcessorWentQuiet() {
+        add("email", "a");
+        LeasedJob quiet = acceptOne("email");
+        activity.runOnce();
+        clock.advance(Duration.ofSeconds(29));
+        activity.runOnce();
+        assertEquals(JobState.RUNNING, engine.get("email", "a").orElseThrow().state(), "not before the timeout");
+        clock.advance(Duration.ofSeconds(2));
+        activity.runOnce();
+        Job requeued = engine.get("email", "a").orElseThrow();
+        assertEquals(JobState.PENDING, requeued.state());
+        assertEquals(1, requeued.attempt());
+        assertTrue(requeued.lastError().contains("activity timeout"), requeued.lastError());
+        assertEquals(HaltReason.LEASE_LOST, assertThrows(HaltException.class,
+                () -> engine.heartbeat("email", "a", quiet.lease(), Change.keep())).reason());
+        LeasedJob next = acceptOne("email");
+        assertNotEquals(quiet.lease(), next.lease());
+    }
+
+    @Test
+    void heartbeatsKeepAJobRunningPastItsTimeout() {
+        add("email", "a");
+        LeasedJob busy = acceptOne("email");
+        for (int i = 0; i < 6; i++) {
+            activity.runOnce();
+            clock.advance(Duration.ofSeconds(20));
+            engine.heartbeat("email", "a", busy.lease(), Change.keep());
+        }
+        activity.runOnce();
+        assertEquals(JobState.RUNNING, engine.get("email", "a").orElseThrow().state());
+    }
+
+    @Test
+    void aFailedAttemptRetriesAfterItsBackoffUntilAttemptsRunOut() {
+        engine.configureType("flaky", new TypeSettings(Duration.ofSeconds(30), 3, 2, 1,
+                Duration.ofSeconds(10), Duration.ofSeconds(15)));
+        add("flaky", "a");
+        Job first = finish(acceptOne("flaky"), false);
+        assertEquals(JobState.PENDING, first.state());
+        assertEquals(1, first.attempt());
+        assertEquals("it broke", first.lastError());
+        assertBetween(START.plusSeconds(5), START.plusSeconds(10), first.scheduledAt());
+        clock.set(first.scheduledAt());
+        waker.runOnce();
+        Job second = finish(acceptOne("flaky"), false);
+        Instant secondStart = clock.instant();
+        // base·2 = 20 s, capped at 15 s, with jitter down to half.
+        assertBetween(secondStart.plusMillis(7_500), secondStart.plusSeconds(15), second.scheduledAt());
+        clock.set(second.scheduledAt());
+        waker.runOnce();
+        Job last = finish(acceptOne("flaky"), false);
+        assertEquals(JobState.FINISHED, last.state());
+        assertEquals(JobResult.FAILED, last.result());
+        assertEquals(3, last.attempt());
+        assertEquals(1, engine.type("flaky").orElseThrow().counts().failed());
+    }
+
+    @Test
+    void dueRetriesGoBeforeFreshJobs() {
+        engine.configureType("flaky", new TypeSettings(Duration.ofSeconds(30), 5, 2, 1, Duration.ZERO, Duration.ZERO));
+        add("flaky", "old");
+        finish(acceptOne("flaky"), false);
+        add("flaky", "fresh");
+        assertEquals("old", acceptOne("flaky").job().id());
+    }
+
+    private static void assertBetween(Instant low, Instant high, Instant actual) {
+        assertFalse(actual.isBefore(low) || actual.isAfter(high), actual + " not within " + low + ".." + high);
+    }
+
+    // ---- fairness and priorities -------------------------------------------------------------------
+
+    @Test
+    void groupsTakeTurnsSoABigGroupDoesNotDelayASmallOne() {
+        for (int i = 0; i < 50; i++) {
+            engine.put("report", "big-" + i, JobChanges.NONE.withGroup("big"));
+        }
+        for (int i = 0; i < 3; i++) {
+            engine.put("report", "small-" + i, JobChanges.NONE.withGroup("small"));
+        }
+        List<String> groups = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            groups.add(acceptOne("report").job().group());
+        }
+        assertEquals(3, groups.stream().filter("small"::equals).count(), "small got every other turn: " + groups);
+    }
+
+    @Test
+    void highAndLowAlternateByTheSchemeAndFallBackWhenOneIsEmpty() {
+        for (int i = 0; i < 4; i++) {
+            engine.put("mail", "h" + i, JobChanges.NONE.withPriority(Priority.HIGH)
+                    .withScheduledAt(START.minusSeconds(100 - i)));
+            engine.put("mail", "l" + i, JobChanges.NONE.withPriority(Priority.LOW)
+                    .withScheduledAt(START.minusSeconds(100 - i)));
+        }
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            order.add(acceptOne("mail").job().id());
+        }
+        assertEquals(List.of("h0", "h1", "l0", "h2", "h3", "l1", "l2", "l3"), order);
+    }
+
+    // ---- recurring jobs ---------------------------------------------------------------------------
+
+    @Test
+    void aRepeatingJobThatSucceedsGoesBackToPendingWithItsNewData() {
+        engine.put("CheckLiveness", "site", JobChanges.NONE.withData("{\"n\":1}").withRepeat("finished, +1 minute"));
+        LeasedJob run = acceptOne("CheckLiveness");
+        assertEquals("FINISHED, +1 MINUTE", run.job().repeat());
+        clock.advance(Duration.ofSeconds(5));
+        Job next = engine.finish("CheckLiveness", "site", run.lease(), true, Change.to("{\"n\":2}"), null);
+        assertEquals(JobState.PENDING, next.state());
+        assertEquals(START.plusSeconds(65), next.scheduledAt());
+        assertTrue(accept("CheckLiveness", 1).isEmpty());
+        clock.advance(Duration.ofMinutes(1));
+        waker.runOnce();
+        assertEquals("{\"n\":2}", acceptOne("CheckLiveness").job().data());
+    }
+
+    @Test
+    void aRepeatingJobWhoseAttemptsRunOutStillMovesOnToItsNextRun() {
+        engine.put("nightly", "a", JobChanges.NONE.withRepeat("SCHEDULED, +1 DAY").withMaxAttempts(1));
+        Job after = finish(acceptOne("nightly"), false);
+        assertEquals(JobState.PENDING, after.state());
+        assertEquals(START.plusSeconds(86_400), after.scheduledAt());
+        assertEquals("it broke", after.lastError());
+        assertEquals(0, after.attempt());
+    }
+
+    // ---- types and listing ------------------------------------------------------------------------
+
+    @Test
+    void typesAreCreatedOnFirstUseAndConfigurable() {
+        assertTrue(engine.type("fresh").isEmpty());
+        add("fresh", "a");
+        assertEquals(TypeSettings.DEFAULT, engine.type("fresh").orElseThrow().settings());
+        TypeSettings custom = new TypeSettings(Duration.ofSeconds(5), 3, 1, 1, Duration.ofSeconds(1), Duration.ofSeconds(2));
+        engine.configureType("fresh", custom);
+        assertEquals(custom, engine.type("fresh").orElseThrow().settings());
+        assertTrue(engine.types().stream().anyMatch(t -> t.type().equals("fresh") && t.counts().pending() == 1));
+        assertThrows(InvalidJobRequestException.class,
+                () -> new TypeSettings(Duration.ofSeconds(5), 3, 0, 0, Duration.ZERO, Duration.ZERO));
+    }
+
+    @Test
+    void listingPagesThroughJobsInIdOrderWithFilters() {
+        for (int i = 0; i < 7; i++) {
+            engine.put("email", "job-" + i, JobChanges.NONE.withGroup(i % 2 == 0 ? "even" : "odd"));
+        }
+        acceptOne("email");
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        do {
+            JobPage page = engine.list("email", null, null, 3, cursor);
+            page.jobs().forEach(j -> seen.add(j.id()));
+            cursor = page.next();
+        } while (cursor != null);
+        assertEquals(List.of("job-0", "job-1", "job-2", "job-3", "job-4", "job-5", "job-6"), seen);
+        assertEquals(4, engine.list("email", null, "even", 100, null).jobs().size());
+        assertEquals(1, engine.list("email", JobState.RUNNING, null, 100, null).jobs().size());
+        assertThrows(InvalidJobRequestException.class, () -> engine.list("email", null, null, 3, "!!"));
+    }
+
+    // ---- waiting ----------------------------------------------------------------------------------
+
+    @Test
+    void aBlockedAcceptIsHandedAJobAddedLater() throws Exception {
+        var waiting = waits.accept(new AcceptRequest(List.of("push"), 1, null, "w"), Duration.ofSeconds(EVENT_SECONDS))
+                .toCompletableFuture();
+        assertFalse(waiting.isDone());
+        add("push", "later");
+        List<LeasedJob> got = waiting.get(EVENT_SECONDS, TimeUnit.SECONDS);
+        assertEquals("later", got.get(0).job().id());
+    }
+
+    @Test
+    void aBlockedAcceptEndsEmptyWhenItsWaitEnds() throws Exception {
+        var waiting = waits.accept(new AcceptRequest(List.of("push"), 1, null, "w"), Duration.ofMillis(50))
+                .toCompletableFuture();
+        assertTrue(waiting.get(EVENT_SECONDS, TimeUnit.SECONDS).isEmpty());
+        add("push", "a");
+        acceptOne("push");
+    }
+
+    @Test
+    void manyBlockedWorkersShareJobsOnePerWorker() throws Exception {
+        List<java.util.concurrent.CompletableFuture<List<LeasedJob>>> workers = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            workers.add(waits.accept(new AcceptRequest(List.of("push"), 1, null, "w" + i),
+                    Duration.ofSeconds(EVENT_SECONDS)).toCompletableFuture());
+        }
+        for (int i = 0; i < 5; i++) {
+            add("push", "j" + i);
+        }
+        Set<String> ids = new HashSet<>();
+        for (var worker : workers) {
+            List<LeasedJob> got = worker.get(EVENT_SECONDS, TimeUnit.SECONDS);
+            assertEquals(1, got.size());
+            ids.add(got.get(0).job().id());
+        }
+        assertEquals(5, ids.size(), "no job went to two workers");
+    }
+
+    @Test
+    void waitForAnswersWhenTheJobReachesTheState() throws Exception {
+        add("email", "a");
+        var finished = waits.waitFor("email", "a", JobState.FINISHED, Duration.ofSeconds(EVENT_SECONDS)).toCompletableFuture();
+        LeasedJob leased = acceptOne("email");
+        assertFalse(finished.isDone());
+        finish(leased, true);
+        assertEquals(JobState.FINISHED, finished.get(EVENT_SECONDS, TimeUnit.SECONDS).state());
+        Job timedOut = waits.waitFor("email", "a", JobState.RUNNING, Duration.ofMillis(50)).toCompletableFuture()
+                .get(EVENT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(JobState.FINISHED, timedOut.state(), "at the timeout: the state as it is");
+    }
+
+    @Test
+    void aSubscriptionSeesTheCurrentStateThenChangesThenRemoval() throws Exception {
+        add("email", "a");
+        List<JobEvent> events = new CopyOnWriteArrayList<>();
+        JobWaits.Subscription subscription = waits.subscribe("email", "a", events::add);
+        LeasedJob leased = acceptOne("email");
+        awaitEvents(events, 2);
+        finish(leased, true);
+        awaitEvents(events, 3);
+        engine.remove("email", "a");
+        subscription.ended().toCompletableFuture().get(EVENT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(JobState.PENDING, events.get(0).job().state());
+        assertEquals(JobState.RUNNING, events.get(1).job().state());
+        assertEquals(JobState.FINISHED, events.get(2).job().state());
+        assertTrue(events.get(events.size() - 1).removed());
+        assertThrows(JobNotFoundException.class, () -> waits.subscribe("email", "a", e -> { }));
+    }
+
+    private static void awaitEvents(List<JobEvent> events, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(EVENT_SECONDS);
+        synchronized (events) {
+            while (events.size() < count) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("expected " + count + " events, got " + events);
+                }
+                events.wait(10);
+            }
+        }
+    }
+}
