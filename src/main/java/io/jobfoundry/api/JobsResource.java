@@ -5,6 +5,9 @@ import io.jobfoundry.jobs.Change;
 import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.JobNotFoundException;
 import io.jobfoundry.jobs.JobState;
+import io.jobfoundry.jobs.JobWaits;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -20,7 +23,12 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /** Creating, reading and managing jobs, and the processor's calls on one job (API.md). */
 @Path("/v1/jobs/{type}")
@@ -28,11 +36,15 @@ import java.time.Instant;
 public class JobsResource {
 
     private final JobEngine engine;
+    private final JobWaits waits;
+    private final JobEventStream events;
     private final RequestBodies bodies;
     private final ApiConfig config;
 
-    JobsResource(JobEngine engine, RequestBodies bodies, ApiConfig config) {
+    JobsResource(JobEngine engine, JobWaits waits, JobEventStream events, RequestBodies bodies, ApiConfig config) {
         this.engine = engine;
+        this.waits = waits;
+        this.events = events;
         this.bodies = bodies;
         this.config = config;
     }
@@ -52,15 +64,46 @@ public class JobsResource {
         return added.created() ? created(uri, added) : Response.ok(JobDto.of(added.job())).build();
     }
 
+    /**
+     * The job; with {@code waitFor} the answer waits (no thread held) until the job is in that state
+     * or {@code timeout} milliseconds have passed, and then is the job as it is (couch_jobs' wait).
+     */
     @GET
     @Path("{id}")
-    public JobDto get(@PathParam("type") String type, @PathParam("id") String id) {
-        return JobDto.of(engine.get(type, id).orElseThrow(() -> new JobNotFoundException(type, id)));
+    @Blocking
+    public CompletionStage<JobDto> get(@PathParam("type") String type, @PathParam("id") String id,
+            @QueryParam("waitFor") String waitFor, @QueryParam("timeout") String timeout) {
+        if (waitFor == null) {
+            if (timeout != null) {
+                throw new InvalidInputException("timeout", "timeout goes with waitFor=pending|running|finished");
+            }
+            return CompletableFuture.completedFuture(
+                    JobDto.of(engine.get(type, id).orElseThrow(() -> new JobNotFoundException(type, id))));
+        }
+        JobState state = JobBodies.state("waitFor", waitFor);
+        long maxMillis = config.maxWait().toMillis();
+        int millis = QueryParams.integer("timeout", timeout, 0, (int) Math.min(maxMillis, Integer.MAX_VALUE),
+                (int) config.defaultWaitTimeout().toMillis());
+        return Suspended.map(waits.waitFor(type, id, state, Duration.ofMillis(millis)), JobDto::of);
     }
 
+    /** Server-Sent Events: the job's current state, then each change, then its removal (JobEventStream). */
+    @GET
+    @Path("{id}/events")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Blocking
+    public Multi<OutboundSseEvent> events(@PathParam("type") String type, @PathParam("id") String id,
+            @Context Sse sse) {
+        return events.open(type, id, sse);
+    }
+
+    /** {@code group=} (empty) lists the default group; leaving {@code group} out lists every group. */
     @GET
     public JobListDto list(@PathParam("type") String type, @QueryParam("state") String state,
-            @QueryParam("group") String group, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor, @Context UriInfo uri) {
+        // Read from UriInfo: @QueryParam turns "group=" into null, which would mean "any group".
+        String group = uri.getQueryParameters().containsKey("group")
+                ? uri.getQueryParameters().getFirst("group") : null;
         JobState filter = state == null ? null : JobBodies.state("state", state);
         int size = QueryParams.integer("limit", limit, 1, 1000, config.defaultPageSize());
         return JobListDto.of(engine.list(type, filter, group, size, cursor));

@@ -1,0 +1,66 @@
+package io.jobfoundry.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jobfoundry.jobs.JobEvent;
+import io.jobfoundry.jobs.JobWaits;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code GET /v1/jobs/{type}/{id}/events}: a job's subscription as Server-Sent Events.
+ * {@code event: state} carries the job object, its {@code id} is the job's revision; the first is
+ * the current state. {@code event: removed} carries {@code {"type","id"}} and ends the stream.
+ *
+ * <p>The subscription is made before the response starts, so an unknown job is a plain 404 and no
+ * change can slip between reading the current state and watching for the next. Events wait in an
+ * unbounded buffer until the response takes them; the engine coalesces a burst of changes into its
+ * latest state, so the buffer stays small. When the client leaves, Quarkus cancels the stream, and
+ * that cancels the subscription.
+ */
+@ApplicationScoped
+class JobEventStream {
+
+    private final JobWaits waits;
+    private final ObjectMapper mapper;
+
+    JobEventStream(JobWaits waits, ObjectMapper mapper) {
+        this.waits = waits;
+        this.mapper = mapper;
+    }
+
+    /** @throws io.jobfoundry.jobs.JobNotFoundException if there is no such job */
+    Multi<OutboundSseEvent> open(String type, String id, Sse sse) {
+        UnicastProcessor<OutboundSseEvent> events = UnicastProcessor.create();
+        JobWaits.Subscription subscription = waits.subscribe(type, id, event -> events.onNext(toSse(sse, type, id, event)));
+        // Removal, shutdown or a store failure: the stream ends (after the removed event, if any).
+        subscription.ended().whenComplete((ignored, failure) -> events.onComplete());
+        return events.onTermination().invoke(subscription::cancel);
+    }
+
+    private OutboundSseEvent toSse(Sse sse, String type, String id, JobEvent event) {
+        if (event.removed()) {
+            Map<String, String> removed = new LinkedHashMap<>();
+            removed.put("type", type);
+            removed.put("id", id);
+            return sse.newEventBuilder().name("removed").mediaType(MediaType.TEXT_PLAIN_TYPE).data(json(removed))
+                    .build();
+        }
+        return sse.newEventBuilder().name("state").id(Long.toString(event.job().revision()))
+                .mediaType(MediaType.TEXT_PLAIN_TYPE).data(json(JobDto.of(event.job()))).build();
+    }
+
+    private String json(Object value) {
+        try {
+            return mapper.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a job always serializes", e);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.jobfoundry.api;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+
+/**
+ * Answers that wait for the engine without holding a thread: Quarkus REST suspends a request whose
+ * resource returns a stage, and cancels a returned {@link CompletableFuture} when the client hangs
+ * up — which is passed on to the engine's wait, so a blocked accept whose worker left is not
+ * handed a job.
+ */
+final class Suspended {
+
+    private Suspended() {
+    }
+
+    static <T, R> CompletableFuture<R> map(CompletionStage<T> source, Function<T, R> answer) {
+        CompletableFuture<R> result = new CompletableFuture<>();
+        source.whenComplete((value, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(unwrap(failure));
+                return;
+            }
+            try {
+                result.complete(answer.apply(value));
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+            }
+        });
+        result.whenComplete((value, failure) -> {
+            if (failure instanceof CancellationException) {
+                source.toCompletableFuture().cancel(false);
+            }
+        });
+        return result;
+    }
+
+    /** The engine's own exception, for the exception mappers, not its wrapper. */
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+}

@@ -1,0 +1,57 @@
+package io.jobfoundry.api;
+
+import static io.restassured.RestAssured.given;
+
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import io.restassured.specification.RequestSpecification;
+import java.util.UUID;
+
+/**
+ * Shorthands for the REST tests. Every test names its own types ({@link #type}): the application
+ * and its store are shared by all test classes, and the store outlives the test run.
+ */
+final class Api {
+
+    private Api() {
+    }
+
+    /** A type name no other test (or earlier run) uses. */
+    static String type(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    static RequestSpecification json(String body) {
+        return given().contentType(ContentType.JSON).body(body);
+    }
+
+    static ValidatableResponse put(String type, String id, String body) {
+        return json(body).put("/v1/jobs/{type}/{id}", type, id).then();
+    }
+
+    static ValidatableResponse get(String type, String id) {
+        return given().get("/v1/jobs/{type}/{id}", type, id).then();
+    }
+
+    /** Accepts the one job of {@code type} that must be due, and answers its lease. */
+    static String acceptOne(String type) {
+        return json("{\"types\":[\"" + type + "\"],\"worker\":\"test-worker\"}").post("/v1/accept").then()
+                .statusCode(200).extract().path("[0].lease");
+    }
+
+    static ValidatableResponse heartbeat(String type, String id, String body) {
+        return json(body).post("/v1/jobs/{type}/{id}/heartbeat", type, id).then();
+    }
+
+    static ValidatableResponse finish(String type, String id, String body) {
+        return json(body).post("/v1/jobs/{type}/{id}/finish", type, id).then();
+    }
+
+    static String lease(String lease) {
+        return "{\"lease\":\"" + lease + "\"}";
+    }
+
+    static String succeeded(String lease) {
+        return "{\"lease\":\"" + lease + "\",\"outcome\":\"succeeded\"}";
+    }
+}
