@@ -176,7 +176,7 @@ final class JsonBody {
         BigDecimal value = node.decimalValue();
         if (value.signum() < 0 || value.compareTo(BigDecimal.valueOf(max.toSeconds())) > 0) {
             throw new InvalidInputException(field(name), field(name) + " must be within 0.." + max.toSeconds()
-                    + " seconds");
+                    + " seconds (" + max.toDays() + " days)");
         }
         BigDecimal millis = value.movePointRight(3);
         if (millis.stripTrailingZeros().scale() > 0) {
@@ -243,7 +243,8 @@ final class JsonBody {
         List<String> values = new ArrayList<>(node.size());
         for (JsonNode element : node) {
             if (!element.isTextual()) {
-                throw wrongType(name, "an array of strings", node);
+                throw new InvalidInputException(field(name), "each entry of " + field(name) + " must be a string, not "
+                        + kind(element));
             }
             values.add(checkedText(name, element.textValue()));
         }
@@ -262,7 +263,8 @@ final class JsonBody {
         List<Integer> values = new ArrayList<>(node.size());
         for (JsonNode element : node) {
             if (!element.isNumber() || !isWhole(element)) {
-                throw wrongType(name, "an array of whole numbers", node);
+                throw new InvalidInputException(field(name), "each entry of " + field(name)
+                        + " must be a whole number, not " + kind(element));
             }
             BigDecimal value = element.decimalValue();
             if (value.compareTo(BigDecimal.valueOf(min)) < 0 || value.compareTo(BigDecimal.valueOf(max)) > 0) {
@@ -329,7 +331,7 @@ final class JsonBody {
             case ARRAY -> "an array";
             case BOOLEAN -> "a boolean";
             case NULL -> "null";
-            case NUMBER -> "a number";
+            case NUMBER -> Problems.printable(node.toString()).replace("'", "");
             case OBJECT -> "an object";
             case STRING -> "a string";
             default -> "a " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);

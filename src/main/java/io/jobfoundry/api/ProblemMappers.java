@@ -108,21 +108,22 @@ public class ProblemMappers {
         Response.StatusType type = Response.Status.fromStatusCode(status);
         String title = type == null ? original.getStatusInfo().getReasonPhrase() : type.getReasonPhrase();
         Response.ResponseBuilder response = Problems.response(
-                Problems.document("about:blank", title, status, httpDetail(status, uri, original)));
+                Problems.document("about:blank", title, status, httpDetail(status, uri, original, e)));
         if (original.getHeaderString(HttpHeaders.ALLOW) != null) {
             response.header(HttpHeaders.ALLOW, original.getHeaderString(HttpHeaders.ALLOW));
         }
         return response.build();
     }
 
-    private static String httpDetail(int status, UriInfo uri, Response original) {
+    private static String httpDetail(int status, UriInfo uri, Response original, WebApplicationException e) {
         String path = uri == null ? "" : " " + Problems.printable(uri.getPath());
         return switch (status) {
             case 404 -> "nothing at" + path + "; the API lives under /v1 (see docs/api.md)";
             case 405 -> "this method is not allowed at" + path;
             case 406 -> "this API answers application/json (and text/event-stream for events)";
             case 415 -> "request bodies are application/json";
-            default -> "the request was refused";
+            default -> "the request was refused"
+                    + (e.getMessage() == null ? "" : ": " + Problems.printable(e.getMessage()).replace("'", ""));
         };
     }
 

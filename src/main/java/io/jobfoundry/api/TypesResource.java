@@ -18,8 +18,8 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class TypesResource {
 
-    /** Longer than any setting the engine allows, so that its own message names the limit. */
-    private static final Duration LONGEST = Duration.ofDays(366);
+    /** The longest duration the engine takes (TypeSettings); it also checks the shortest. */
+    private static final Duration LONGEST = Duration.ofDays(365);
 
     private final JobEngine engine;
     private final RequestBodies bodies;

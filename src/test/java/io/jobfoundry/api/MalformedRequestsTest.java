@@ -1,0 +1,324 @@
+package io.jobfoundry.api;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.emptyOrNullString;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A table of malformed requests: each is refused with its 4xx and a problem document, never a 500,
+ * and none changes the jobs it names.
+ */
+@QuarkusTest
+class MalformedRequestsTest {
+
+    private static final String T = Api.type("malformed");
+    private static final String JSON = "application/json";
+
+    /** One malformed request: what it is, how it is sent, and the status and field it must get. */
+    record Case(String what, String method, String path, String contentType, String body, int status, String field) {
+        @Override
+        public String toString() {
+            return what;
+        }
+    }
+
+    private static boolean prepared;
+
+    @BeforeEach
+    void jobsToAimAt() {
+        if (prepared) {
+            return;
+        }
+        prepared = true;
+        // "j" stays pending; "r" is running. Both must be untouched by everything below.
+        Api.put(T, "j", "{\"data\":{\"keep\":true}}").statusCode(201);
+        Api.put(T, "r", "{}").statusCode(201);
+        given().contentType(JSON).body("{\"scheduledAt\":\"2099-01-01T00:00:00Z\"}").patch("/v1/jobs/" + T + "/j")
+                .then().statusCode(200);
+        Api.acceptOne(T);
+    }
+
+    static Stream<Case> cases() {
+        List<Case> c = new ArrayList<>();
+        String jobs = "/v1/jobs/" + T;
+        String job = jobs + "/j";
+        // ---- the body as a whole
+        c.add(new Case("truncated JSON", "PUT", job, JSON, "{\"data\":", 400, null));
+        c.add(new Case("not JSON at all", "PUT", job, JSON, "data=1", 400, null));
+        c.add(new Case("an array body", "PUT", job, JSON, "[]", 400, null));
+        c.add(new Case("a null body", "PUT", job, JSON, "null", 400, null));
+        c.add(new Case("a string body", "PUT", job, JSON, "\"x\"", 400, null));
+        c.add(new Case("trailing tokens", "PUT", job, JSON, "{} {}", 400, null));
+        c.add(new Case("comments", "PUT", job, JSON, "{/* c */}", 400, null));
+        c.add(new Case("a duplicate member", "PUT", job, JSON, "{\"group\":\"a\",\"group\":\"b\"}", 400, null));
+        c.add(new Case("an unknown member", "PUT", job, JSON, "{\"colour\":\"red\"}", 400, "colour"));
+        c.add(new Case("id in the body", "POST", jobs, JSON, "{\"id\":\"x\"}", 400, "id"));
+        c.add(new Case("a form body", "PUT", job, "application/x-www-form-urlencoded", "a=b", 415, null));
+        c.add(new Case("a text body", "PUT", job, "text/plain", "{}", 415, null));
+        c.add(new Case("a garbage content type", "PUT", job, "???", "{}", 400, null)); // not even a media type
+        c.add(new Case("NaN", "PUT", job, JSON, "{\"maxAttempts\":NaN}", 400, null));
+        c.add(new Case("nesting beyond 1000", "PUT", job, JSON,
+                "{\"data\":" + "{\"a\":".repeat(1500) + "1" + "}".repeat(1501), 400, null));
+        // ---- job members
+        c.add(new Case("data as an array", "PUT", job, JSON, "{\"data\":[1]}", 400, "data"));
+        c.add(new Case("data as a string", "PUT", job, JSON, "{\"data\":\"{}\"}", 400, "data"));
+        c.add(new Case("data as a number", "PUT", job, JSON, "{\"data\":1}", 400, "data"));
+        c.add(new Case("data with a lone surrogate", "PUT", job, JSON, "{\"data\":{\"s\":\"\\ud800\"}}", 400, "data"));
+        c.add(new Case("a key with a lone surrogate", "PUT", job, JSON, "{\"data\":{\"\\udc00\":1}}", 400, null));
+        c.add(new Case("a group with a lone surrogate", "PUT", job, JSON, "{\"group\":\"\\ud800x\"}", 400, "group"));
+        c.add(new Case("scheduledAt as words", "PUT", job, JSON, "{\"scheduledAt\":\"tomorrow\"}", 400,
+                "scheduledAt"));
+        c.add(new Case("scheduledAt null", "PUT", job, JSON, "{\"scheduledAt\":null}", 400, "scheduledAt"));
+        c.add(new Case("scheduledAt a boolean", "PUT", job, JSON, "{\"scheduledAt\":true}", 400, "scheduledAt"));
+        c.add(new Case("scheduledAt fractional seconds", "PUT", job, JSON, "{\"scheduledAt\":1.5}", 400,
+                "scheduledAt"));
+        c.add(new Case("scheduledAt 1e400", "PUT", job, JSON, "{\"scheduledAt\":1e400}", 400, "scheduledAt"));
+        c.add(new Case("scheduledAt 1e999999999", "PUT", job, JSON, "{\"scheduledAt\":1e999999999}", 400,
+                "scheduledAt"));
+        c.add(new Case("scheduledAt a huge integer", "PUT", job, JSON,
+                "{\"scheduledAt\":-99999999999999999999999999}", 400, "scheduledAt"));
+        c.add(new Case("scheduledAt February 30", "PUT", job, JSON, "{\"scheduledAt\":\"2026-02-30T00:00:00Z\"}",
+                400, "scheduledAt"));
+        c.add(new Case("scheduledAt year 10000", "PUT", job, JSON, "{\"scheduledAt\":\"+10000-01-01T00:00:00Z\"}",
+                400, "scheduledAt"));
+        c.add(new Case("scheduledAt without offset", "PUT", job, JSON, "{\"scheduledAt\":\"2026-01-01T00:00:00\"}",
+                400, "scheduledAt"));
+        c.add(new Case("scheduledAt a leap second", "PUT", job, JSON, "{\"scheduledAt\":\"2016-12-31T23:59:60Z\"}",
+                400, "scheduledAt"));
+        c.add(new Case("scheduledAt offset +25:00", "PUT", job, JSON,
+                "{\"scheduledAt\":\"2026-01-01T00:00:00+25:00\"}", 400, "scheduledAt"));
+        c.add(new Case("scheduledAt ten fraction digits", "PUT", job, JSON,
+                "{\"scheduledAt\":\"2026-01-01T00:00:00.1234567891Z\"}", 400, "scheduledAt"));
+        c.add(new Case("priority urgent", "PUT", job, JSON, "{\"priority\":\"urgent\"}", 400, "priority"));
+        c.add(new Case("priority upper case", "PUT", job, JSON, "{\"priority\":\"HIGH\"}", 400, "priority"));
+        c.add(new Case("priority null", "PUT", job, JSON, "{\"priority\":null}", 400, "priority"));
+        c.add(new Case("priority a number", "PUT", job, JSON, "{\"priority\":1}", 400, "priority"));
+        c.add(new Case("group a number", "PUT", job, JSON, "{\"group\":5}", 400, "group"));
+        c.add(new Case("group null", "PUT", job, JSON, "{\"group\":null}", 400, "group"));
+        c.add(new Case("group too long", "PUT", job, JSON, "{\"group\":\"" + "g".repeat(257) + "\"}", 400, "group"));
+        c.add(new Case("group with a control", "PUT", job, JSON, "{\"group\":\"a\\u0001\"}", 400, "group"));
+        c.add(new Case("repeat nonsense", "PUT", job, JSON, "{\"repeat\":\"every day\"}", 400, "repeat"));
+        c.add(new Case("repeat a number", "PUT", job, JSON, "{\"repeat\":5}", 400, "repeat"));
+        c.add(new Case("repeat empty", "PUT", job, JSON, "{\"repeat\":\"\"}", 400, "repeat"));
+        c.add(new Case("maxAttempts 0", "PUT", job, JSON, "{\"maxAttempts\":0}", 400, "maxAttempts"));
+        c.add(new Case("maxAttempts 1.5", "PUT", job, JSON, "{\"maxAttempts\":1.5}", 400, "maxAttempts"));
+        c.add(new Case("maxAttempts text", "PUT", job, JSON, "{\"maxAttempts\":\"3\"}", 400, "maxAttempts"));
+        c.add(new Case("maxAttempts 1e10", "PUT", job, JSON, "{\"maxAttempts\":1e10}", 400, "maxAttempts"));
+        c.add(new Case("maxAttempts null", "PUT", job, JSON, "{\"maxAttempts\":null}", 400, "maxAttempts"));
+        c.add(new Case("POST with bad data", "POST", jobs, JSON, "{\"data\":[]}", 400, "data"));
+        c.add(new Case("PATCH with bad data", "PATCH", job, JSON, "{\"data\":true}", 400, "data"));
+        c.add(new Case("PATCH unknown member", "PATCH", job, JSON, "{\"state\":\"finished\"}", 400, "state"));
+        // ---- names in the path
+        c.add(new Case("a type starting with '-'", "PUT", "/v1/jobs/-bad/x", JSON, "{}", 400, "type"));
+        c.add(new Case("a type with '!'", "GET", "/v1/jobs/bad!/x", null, null, 400, "type"));
+        c.add(new Case("a type of 65 characters", "PUT", "/v1/jobs/" + "t".repeat(65) + "/x", JSON, "{}", 400,
+                "type"));
+        c.add(new Case("an id of 257 characters", "PUT", jobs + "/" + "i".repeat(257), JSON, "{}", 400, "id"));
+        c.add(new Case("an id with a control", "PUT", jobs + "/a%01b", JSON, "{}", 400, "id"));
+        c.add(new Case("an id with NUL", "GET", jobs + "/a%00b", null, null, 400, "id"));
+        c.add(new Case("an id with an encoded slash", "GET", jobs + "/a%2Fb", null, null, 400, "id"));
+        c.add(new Case("a bad type in a listing", "GET", "/v1/jobs/b%20ad", null, null, 400, "type"));
+        c.add(new Case("a bad type in the types", "PUT", "/v1/types/b%20ad", JSON, "{}", 400, "type"));
+        c.add(new Case("a bad type in GET types", "GET", "/v1/types/b%20ad", null, null, 400, "type"));
+        // ---- query parameters
+        c.add(new Case("limit 0", "GET", jobs + "?limit=0", null, null, 400, "limit"));
+        c.add(new Case("limit 1001", "GET", jobs + "?limit=1001", null, null, 400, "limit"));
+        c.add(new Case("limit words", "GET", jobs + "?limit=ten", null, null, 400, "limit"));
+        c.add(new Case("limit huge", "GET", jobs + "?limit=99999999999999999999999", null, null, 400, "limit"));
+        c.add(new Case("state done", "GET", jobs + "?state=done", null, null, 400, "state"));
+        c.add(new Case("a forged cursor", "GET", jobs + "?cursor=!!!", null, null, 400, "cursor"));
+        // The engine names "id" here (its cursor check reports the decoded id); the status is what counts.
+        c.add(new Case("a cursor of a slash", "GET", jobs + "?cursor=Lw", null, null, 400, null));
+        c.add(new Case("waitFor done", "GET", job + "?waitFor=done", null, null, 400, "waitFor"));
+        c.add(new Case("timeout negative", "GET", job + "?waitFor=running&timeout=-1", null, null, 400, "timeout"));
+        c.add(new Case("timeout over the limit", "GET", job + "?waitFor=running&timeout=300001", null, null, 400,
+                "timeout"));
+        c.add(new Case("timeout without waitFor", "GET", job + "?timeout=5", null, null, 400, "timeout"));
+        // ---- accept
+        c.add(new Case("accept without types", "POST", "/v1/accept", JSON, "{}", 400, "types"));
+        c.add(new Case("accept without a body", "POST", "/v1/accept", null, null, 400, "types"));
+        c.add(new Case("accept no types", "POST", "/v1/accept", JSON, "{\"types\":[]}", 400, "types"));
+        c.add(new Case("accept types a string", "POST", "/v1/accept", JSON, "{\"types\":\"x\"}", 400, "types"));
+        c.add(new Case("accept types of numbers", "POST", "/v1/accept", JSON, "{\"types\":[1]}", 400, "types"));
+        c.add(new Case("accept a bad pattern", "POST", "/v1/accept", JSON, "{\"types\":[\"a b\"]}", 400, "types"));
+        c.add(new Case("accept types null", "POST", "/v1/accept", JSON, "{\"types\":null}", 400, "types"));
+        c.add(new Case("accept max 0", "POST", "/v1/accept", JSON, "{\"types\":[\"x\"],\"max\":0}", 400, "max"));
+        c.add(new Case("accept max 101", "POST", "/v1/accept", JSON, "{\"types\":[\"x\"],\"max\":101}", 400, "max"));
+        c.add(new Case("accept wait negative", "POST", "/v1/accept", JSON, "{\"types\":[\"x\"],\"wait\":-1}", 400,
+                "wait"));
+        c.add(new Case("accept wait beyond the limit", "POST", "/v1/accept", JSON,
+                "{\"types\":[\"x\"],\"wait\":300001}", 400, "wait"));
+        c.add(new Case("accept wait fractional", "POST", "/v1/accept", JSON, "{\"types\":[\"x\"],\"wait\":1.5}", 400,
+                "wait"));
+        c.add(new Case("accept maxScheduledAt words", "POST", "/v1/accept", JSON,
+                "{\"types\":[\"x\"],\"maxScheduledAt\":\"soon\"}", 400, "maxScheduledAt"));
+        c.add(new Case("accept worker a number", "POST", "/v1/accept", JSON, "{\"types\":[\"x\"],\"worker\":1}", 400,
+                "worker"));
+        c.add(new Case("accept worker too long", "POST", "/v1/accept", JSON,
+                "{\"types\":[\"x\"],\"worker\":\"" + "w".repeat(257) + "\"}", 400, "worker"));
+        c.add(new Case("accept unknown member", "POST", "/v1/accept", JSON, "{\"types\":[\"x\"],\"lease\":\"l\"}",
+                400, "lease"));
+        // ---- heartbeat, finish, resubmit, cancel
+        String running = jobs + "/r";
+        c.add(new Case("heartbeat without lease", "POST", running + "/heartbeat", JSON, "{}", 400, "lease"));
+        c.add(new Case("heartbeat lease a number", "POST", running + "/heartbeat", JSON, "{\"lease\":1}", 400,
+                "lease"));
+        c.add(new Case("heartbeat lease null", "POST", running + "/heartbeat", JSON, "{\"lease\":null}", 400,
+                "lease"));
+        c.add(new Case("heartbeat data an array", "POST", running + "/heartbeat", JSON,
+                "{\"lease\":\"x\",\"data\":[]}", 400, "data"));
+        c.add(new Case("heartbeat unknown member", "POST", running + "/heartbeat", JSON,
+                "{\"lease\":\"x\",\"outcome\":\"succeeded\"}", 400, "outcome"));
+        c.add(new Case("finish without outcome", "POST", running + "/finish", JSON, "{\"lease\":\"x\"}", 400,
+                "outcome"));
+        c.add(new Case("finish outcome done", "POST", running + "/finish", JSON,
+                "{\"lease\":\"x\",\"outcome\":\"done\"}", 400, "outcome"));
+        c.add(new Case("finish error a number", "POST", running + "/finish", JSON,
+                "{\"lease\":\"x\",\"outcome\":\"failed\",\"error\":500}", 400, "error"));
+        c.add(new Case("finish without lease", "POST", running + "/finish", JSON, "{\"outcome\":\"failed\"}", 400,
+                "lease"));
+        c.add(new Case("resubmit scheduledAt words", "POST", job + "/resubmit", JSON,
+                "{\"scheduledAt\":\"later\"}", 400, "scheduledAt"));
+        c.add(new Case("resubmit lease null", "POST", job + "/resubmit", JSON, "{\"lease\":null}", 400, "lease"));
+        c.add(new Case("cancel with a member", "POST", job + "/cancel", JSON, "{\"why\":\"x\"}", 400, "why"));
+        // ---- types and preview
+        c.add(new Case("activityTimeout text", "PUT", "/v1/types/" + T + "x", JSON, "{\"activityTimeout\":\"30\"}",
+                400, "activityTimeout"));
+        c.add(new Case("activityTimeout negative", "PUT", "/v1/types/" + T + "x", JSON, "{\"activityTimeout\":-1}",
+                400, "activityTimeout"));
+        c.add(new Case("activityTimeout 1e100", "PUT", "/v1/types/" + T + "x", JSON, "{\"activityTimeout\":1e100}",
+                400, "activityTimeout"));
+        c.add(new Case("activityTimeout beyond a year", "PUT", "/v1/types/" + T + "x", JSON,
+                "{\"activityTimeout\":40000000}", 400, "activityTimeout"));
+        c.add(new Case("activityTimeout below a millisecond", "PUT", "/v1/types/" + T + "x", JSON,
+                "{\"activityTimeout\":1.0001}", 400, "activityTimeout"));
+        c.add(new Case("priorityScheme of one", "PUT", "/v1/types/" + T + "x", JSON, "{\"priorityScheme\":[1]}",
+                400, "priorityScheme"));
+        c.add(new Case("priorityScheme of text", "PUT", "/v1/types/" + T + "x", JSON,
+                "{\"priorityScheme\":[\"2\",\"1\"]}", 400, "priorityScheme"));
+        c.add(new Case("priorityScheme negative", "PUT", "/v1/types/" + T + "x", JSON,
+                "{\"priorityScheme\":[-1,1]}", 400, "priorityScheme"));
+        c.add(new Case("backoff a number", "PUT", "/v1/types/" + T + "x", JSON, "{\"backoff\":5}", 400, "backoff"));
+        c.add(new Case("backoff.base text", "PUT", "/v1/types/" + T + "x", JSON, "{\"backoff\":{\"base\":\"5\"}}",
+                400, "backoff.base"));
+        c.add(new Case("type maxAttempts 1001", "PUT", "/v1/types/" + T + "x", JSON, "{\"maxAttempts\":1001}", 400,
+                "maxAttempts"));
+        c.add(new Case("type unknown member", "PUT", "/v1/types/" + T + "x", JSON, "{\"timeout\":5}", 400,
+                "timeout"));
+        c.add(new Case("preview without repeat", "POST", "/v1/repeat/preview", JSON, "{}", 400, "repeat"));
+        c.add(new Case("preview repeat null", "POST", "/v1/repeat/preview", JSON, "{\"repeat\":null}", 400,
+                "repeat"));
+        c.add(new Case("preview count 0", "POST", "/v1/repeat/preview", JSON, "{\"repeat\":\"hourly\",\"count\":0}",
+                400, "count"));
+        c.add(new Case("preview bad time", "POST", "/v1/repeat/preview", JSON,
+                "{\"repeat\":\"hourly\",\"finishedAt\":\"x\"}", 400, "finishedAt"));
+        c.add(new Case("preview a huge number", "POST", "/v1/repeat/preview", JSON,
+                "{\"repeat\":\"SCHEDULED, +99999999999999999999 SECONDS\"}", 400, "repeat"));
+        // ---- HTTP itself
+        c.add(new Case("an unknown path", "GET", "/v2/jobs", null, null, 404, null));
+        c.add(new Case("an unknown path below jobs", "GET", job + "/nothing/here", null, null, 404, null));
+        c.add(new Case("DELETE on accept", "DELETE", "/v1/accept", null, null, 405, null));
+        c.add(new Case("GET on accept", "GET", "/v1/accept", null, null, 405, null));
+        c.add(new Case("POST on a job", "POST", job, JSON, "{}", 405, null));
+        c.add(new Case("PATCH on the types", "PATCH", "/v1/types", JSON, "{}", 405, null));
+        return c.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void refusedWithAProblemDocument(Case c) {
+        RequestSpecification request = given().urlEncodingEnabled(false);
+        if (c.contentType() != null) {
+            request.contentType(c.contentType());
+        }
+        if (c.body() != null) {
+            // rest-assured encodes a String by its content type (and knows no "???"); bytes go as they are,
+            // except for form content, which it insists on encoding itself.
+            boolean form = "application/x-www-form-urlencoded".equals(c.contentType());
+            if (form) {
+                request.body(c.body());
+            } else {
+                request.body(c.body().getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        Response response = request.request(c.method(), c.path());
+        response.then().statusCode(c.status())
+                .contentType(startsWith("application/problem+json"))
+                .body("status", equalTo(c.status()))
+                .body("type", not(emptyOrNullString()))
+                .body("title", not(emptyOrNullString()))
+                .body("detail", not(emptyOrNullString()));
+        if (c.field() != null) {
+            response.then().body("field", equalTo(c.field()));
+        }
+    }
+
+    @Test
+    void nothingAboveChangedTheJobs() {
+        // Runs in any order relative to the table; the table is all refusals, so this holds throughout.
+        Api.get(T, "j").statusCode(200).body("state", equalTo("pending")).body("data.keep", equalTo(true))
+                .body("scheduledAt", equalTo("2099-01-01T00:00:00Z")).body("group", equalTo(""));
+        Api.get(T, "r").statusCode(200).body("state", equalTo("running"));
+    }
+
+    @Test
+    void invalidUtf8Is400() {
+        byte[] body = {'{', '"', 'g', 'r', 'o', 'u', 'p', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'};
+        given().contentType(JSON).body(body).put("/v1/jobs/{type}/{id}", T, "utf8").then().statusCode(400)
+                .contentType(startsWith("application/problem+json"));
+    }
+
+    @Test
+    void aBodyOverTheLimitIs413WhetherItsLengthIsDeclaredOrNot() throws Exception {
+        byte[] big = new byte[1024 * 1024 + 1];
+        java.util.Arrays.fill(big, (byte) ' ');
+        given().contentType(JSON).body(big).put("/v1/jobs/{type}/{id}", T, "big").then().statusCode(413)
+                .contentType(startsWith("application/problem+json"))
+                .body("type", equalTo("tag:jobfoundry.io,2026:problem/body-too-large"))
+                .body("limit", equalTo(1024 * 1024));
+        // Chunked: no Content-Length, counted as it is read.
+        given().contentType(JSON).body(new ByteArrayInputStream(big)).put("/v1/jobs/{type}/{id}", T, "big").then()
+                .statusCode(413).contentType(startsWith("application/problem+json"));
+        Api.get(T, "big").statusCode(404);
+    }
+
+    @Test
+    void anUnacceptableAcceptHeaderIs406() {
+        given().accept("text/html").get("/v1/types").then().statusCode(406)
+                .contentType(startsWith("application/problem+json"));
+    }
+
+    @Test
+    void aMalformedRequestLineIsRefusedWithoutA500() throws Exception {
+        for (String target : List.of("/v1/jobs/" + T + "/a%zzb", "/v1/jobs/" + T + "/%")) {
+            try (Socket socket = new Socket("localhost", io.restassured.RestAssured.port)) {
+                OutputStream out = socket.getOutputStream();
+                out.write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                InputStream in = socket.getInputStream();
+                String status = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
+                assertEquals("HTTP/1.1 4", status.substring(0, 10), target + " answered " + status);
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.jobfoundry.api;
+
+import static io.jobfoundry.api.Api.json;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Type configuration (partial PUT) and counts. */
+@QuarkusTest
+class TypesResourceTest {
+
+    @Test
+    void aTypeNeverUsedIs404() {
+        given().get("/v1/types/{type}", Api.type("never")).then().statusCode(404)
+                .contentType("application/problem+json")
+                .body("type", equalTo("tag:jobfoundry.io,2026:problem/type-not-found"));
+    }
+
+    @Test
+    void aTypeIsCreatedWithDefaultsOnFirstUse() {
+        String type = Api.type("defaults");
+        Api.put(type, "j", "{}").statusCode(201);
+        given().get("/v1/types/{type}", type).then().statusCode(200)
+                .body("type", equalTo(type)).body("activityTimeout", equalTo(30)).body("maxAttempts", equalTo(25))
+                .body("priorityScheme", equalTo(List.of(2, 1))).body("backoff.base", equalTo(5))
+                .body("backoff.max", equalTo(3600))
+                .body("counts.pending", equalTo(1)).body("counts.due", equalTo(1)).body("counts.running", equalTo(0))
+                .body("counts.succeeded", equalTo(0)).body("counts.failed", equalTo(0))
+                .body("counts.cancelled", equalTo(0));
+    }
+
+    @Test
+    void putSetsTheWholeConfigurationOrPartsOfIt() {
+        String type = Api.type("config");
+        json("""
+                {"activityTimeout":120,"maxAttempts":5,"priorityScheme":[3,1],"backoff":{"base":0.5,"max":60}}""")
+                .put("/v1/types/{type}", type).then().statusCode(200)
+                .body("activityTimeout", equalTo(120)).body("maxAttempts", equalTo(5))
+                .body("priorityScheme", equalTo(List.of(3, 1))).body("backoff.base", equalTo(0.5f))
+                .body("backoff.max", equalTo(60)).body("counts.pending", equalTo(0));
+        // Members left out keep their current value, also inside backoff.
+        json("{\"maxAttempts\":9,\"backoff\":{\"max\":90}}").put("/v1/types/{type}", type).then().statusCode(200)
+                .body("activityTimeout", equalTo(120)).body("maxAttempts", equalTo(9))
+                .body("priorityScheme", equalTo(List.of(3, 1))).body("backoff.base", equalTo(0.5f))
+                .body("backoff.max", equalTo(90));
+        given().get("/v1/types/{type}", type).then().statusCode(200).body("maxAttempts", equalTo(9));
+        // A new job takes the type's maxAttempts.
+        Api.put(type, "j", "{}").statusCode(201).body("maxAttempts", equalTo(9));
+        // An empty body registers a type with the defaults, or leaves an existing one as it is.
+        String fresh = Api.type("empty-config");
+        given().put("/v1/types/{type}", fresh).then().statusCode(200).body("activityTimeout", equalTo(30));
+        given().put("/v1/types/{type}", type).then().statusCode(200).body("activityTimeout", equalTo(120));
+    }
+
+    @Test
+    void theEngineRulesAreReportedWithTheField() {
+        String type = Api.type("rules");
+        json("{\"activityTimeout\":0}").put("/v1/types/{type}", type).then().statusCode(400)
+                .body("field", equalTo("activityTimeout"));
+        json("{\"backoff\":{\"base\":10,\"max\":1}}").put("/v1/types/{type}", type).then().statusCode(400)
+                .body("field", equalTo("backoff"));
+        json("{\"priorityScheme\":[0,0]}").put("/v1/types/{type}", type).then().statusCode(400)
+                .body("field", equalTo("priorityScheme"));
+        json("{\"backoff\":{\"min\":1}}").put("/v1/types/{type}", type).then().statusCode(400)
+                .body("field", equalTo("backoff.min"));
+        given().get("/v1/types/{type}", type).then().statusCode(404); // nothing was registered
+    }
+
+    @Test
+    void listingShowsEveryTypeWithCounts() {
+        String type = Api.type("listed");
+        Api.put(type, "j", "{}").statusCode(201);
+        given().get("/v1/types").then().statusCode(200)
+                .body("types.type", hasItem(type))
+                .body("types.find { it.type == '" + type + "' }.counts.pending", equalTo(1));
+    }
+}
