@@ -24,6 +24,10 @@ public interface ApiConfig {
     @WithDefault("30s")
     Duration defaultWaitTimeout();
 
+    /** How often a quiet event stream gets a comment, so proxies keep it and dead clients are noticed. */
+    @WithDefault("15s")
+    Duration eventsKeepAlive();
+
     /** The {@code limit} of a listing that names none. */
     @WithDefault("100")
     int defaultPageSize();

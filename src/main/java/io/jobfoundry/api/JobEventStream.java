@@ -6,8 +6,8 @@ import io.jobfoundry.jobs.JobEvent;
 import io.jobfoundry.jobs.JobWaits;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import java.util.LinkedHashMap;
@@ -15,33 +15,64 @@ import java.util.Map;
 
 /**
  * {@code GET /v1/jobs/{type}/{id}/events}: a job's subscription as Server-Sent Events.
- * {@code event: state} carries the job object, its {@code id} is the job's revision; the first is
+ * {@code event: state} carries the job object (one {@code data} line of JSON), its {@code id} is the
+ * job's revision; the first is
  * the current state. {@code event: removed} carries {@code {"type","id"}} and ends the stream.
  *
  * <p>The subscription is made before the response starts, so an unknown job is a plain 404 and no
  * change can slip between reading the current state and watching for the next. Events wait in an
  * unbounded buffer until the response takes them; the engine coalesces a burst of changes into its
  * latest state, so the buffer stays small. When the client leaves, Quarkus cancels the stream, and
- * that cancels the subscription.
+ * that cancels the subscription. A comment every {@code jobfoundry.api.events-keep-alive} keeps
+ * proxies from closing a quiet stream and lets a connection that died without a word fail a write,
+ * so its subscription (a store watch) does not outlive it.
  */
 @ApplicationScoped
 class JobEventStream {
 
     private final JobWaits waits;
     private final ObjectMapper mapper;
+    private final Vertx vertx;
+    private final long keepAliveMillis;
 
-    JobEventStream(JobWaits waits, ObjectMapper mapper) {
+    JobEventStream(JobWaits waits, ObjectMapper mapper, Vertx vertx, ApiConfig config) {
         this.waits = waits;
         this.mapper = mapper;
+        this.vertx = vertx;
+        this.keepAliveMillis = Math.max(1, config.eventsKeepAlive().toMillis());
     }
 
     /** @throws io.jobfoundry.jobs.JobNotFoundException if there is no such job */
     Multi<OutboundSseEvent> open(String type, String id, Sse sse) {
-        UnicastProcessor<OutboundSseEvent> events = UnicastProcessor.create();
-        JobWaits.Subscription subscription = waits.subscribe(type, id, event -> events.onNext(toSse(sse, type, id, event)));
+        Events events = new Events();
+        JobWaits.Subscription subscription = waits.subscribe(type, id, event -> events.emit(toSse(sse, type, id, event)));
         // Removal, shutdown or a store failure: the stream ends (after the removed event, if any).
-        subscription.ended().whenComplete((ignored, failure) -> events.onComplete());
-        return events.onTermination().invoke(subscription::cancel);
+        subscription.ended().whenComplete((ignored, failure) -> events.complete());
+        OutboundSseEvent keepAlive = sse.newEventBuilder().comment("keep-alive").build();
+        long timer = vertx.setPeriodic(keepAliveMillis, tick -> events.emit(keepAlive));
+        return events.processor.onTermination().invoke(() -> {
+            vertx.cancelTimer(timer);
+            subscription.cancel();
+        });
+    }
+
+    /** The stream's two sources, the subscription and the keep-alive timer, in one serialized sink. */
+    private static final class Events {
+        final UnicastProcessor<OutboundSseEvent> processor = UnicastProcessor.create();
+        private boolean done;
+
+        synchronized void emit(OutboundSseEvent event) {
+            if (!done) {
+                processor.onNext(event);
+            }
+        }
+
+        synchronized void complete() {
+            if (!done) {
+                done = true;
+                processor.onComplete();
+            }
+        }
     }
 
     private OutboundSseEvent toSse(Sse sse, String type, String id, JobEvent event) {
@@ -49,11 +80,10 @@ class JobEventStream {
             Map<String, String> removed = new LinkedHashMap<>();
             removed.put("type", type);
             removed.put("id", id);
-            return sse.newEventBuilder().name("removed").mediaType(MediaType.TEXT_PLAIN_TYPE).data(json(removed))
-                    .build();
+            return sse.newEventBuilder().name("removed").data(json(removed)).build();
         }
         return sse.newEventBuilder().name("state").id(Long.toString(event.job().revision()))
-                .mediaType(MediaType.TEXT_PLAIN_TYPE).data(json(JobDto.of(event.job()))).build();
+                .data(json(JobDto.of(event.job()))).build();
     }
 
     private String json(Object value) {

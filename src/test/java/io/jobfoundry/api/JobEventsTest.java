@@ -70,6 +70,20 @@ class JobEventsTest {
         }
     }
 
+    @Test
+    void aQuietStreamGetsKeepAliveComments() throws Exception {
+        String type = Api.type("events-quiet");
+        Api.put(type, "j", "{}").statusCode(201);
+        try (SseClient events = SseClient.open("/v1/jobs/" + type + "/j/events")) {
+            state(events.next(), "pending");
+            assertEquals("keep-alive", events.nextComment()); // every 100 ms in the test profile
+            assertEquals("keep-alive", events.nextComment());
+            given().delete("/v1/jobs/{type}/{id}", type, "j").then().statusCode(204);
+            assertEquals("removed", events.next().name());
+            events.assertEnded();
+        }
+    }
+
     private static JsonNode state(SseClient.Event event, String state) throws Exception {
         assertEquals("state", event.name(), "event " + event);
         JsonNode job = JSON.readTree(event.data());

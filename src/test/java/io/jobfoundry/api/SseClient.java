@@ -27,6 +27,7 @@ final class SseClient implements AutoCloseable {
 
     private final HttpResponse<Stream<String>> response;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    private final BlockingQueue<String> comments = new LinkedBlockingQueue<>();
 
     private SseClient(HttpResponse<Stream<String>> response) {
         this.response = response;
@@ -68,6 +69,8 @@ final class SseClient implements AutoCloseable {
                     name = null;
                     id = null;
                     data = null;
+                } else if (line.startsWith(":")) {
+                    comments.add(line.substring(1).strip());
                 } else if (line.startsWith("event:")) {
                     name = line.substring(6).strip();
                 } else if (line.startsWith("id:")) {
@@ -92,6 +95,13 @@ final class SseClient implements AutoCloseable {
             fail("the stream ended");
         }
         return event;
+    }
+
+    /** The next comment line (keep-alives), within the patience. */
+    String nextComment() throws InterruptedException {
+        String comment = comments.poll(PATIENCE_SECONDS, TimeUnit.SECONDS);
+        assertNotNull(comment, "no comment within " + PATIENCE_SECONDS + " s");
+        return comment;
     }
 
     void assertEnded() throws InterruptedException {
