@@ -4,7 +4,9 @@ import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvTransaction;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -12,7 +14,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * Chooses which ready jobs an accept takes (docspell's executor): round-robin across the groups of
  * a type, the type's high/low counting scheme within a group, due retries before fresh runs,
  * oldest first. The round-robin cursor and the scheme's position live in this replica's memory,
- * as docspell keeps them; correctness never depends on them, only fairness does.
+ * as docspell keeps them; correctness never depends on them, only fairness does. An attempt works
+ * on a {@link Round}, whose moves reach that state only once its transaction has committed, so
+ * attempts that are retried do not skip anyone's turn.
  *
  * <p>Candidates are found with snapshot reads; only the job actually taken gets a read conflict
  * (on its ready key and its record), so concurrent accepts that take different jobs never
@@ -26,7 +30,7 @@ final class Acceptor {
 
     private final int window;
     private final ConcurrentHashMap<String, String> cursors = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<GroupKey, int[]> schemePositions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<GroupKey, Integer> positions = new ConcurrentHashMap<>();
 
     private record GroupKey(String type, String group) {
     }
@@ -35,16 +39,69 @@ final class Acceptor {
         this.window = window;
     }
 
+    /** The moves of one transaction attempt, applied by {@link #commit()} after it commits. */
+    final class Round {
+        private final Map<String, String> cursorMoves = new HashMap<>();
+        private final Map<GroupKey, Integer> positionMoves = new HashMap<>();
+
+        private String cursor(String type) {
+            return cursorMoves.containsKey(type) ? cursorMoves.get(type) : cursors.get(type);
+        }
+
+        private int position(GroupKey key) {
+            Integer moved = positionMoves.get(key);
+            return moved != null ? moved : positions.getOrDefault(key, 0);
+        }
+
+        /** Records that {@code job} was served, as the choice that picked it did. */
+        private void served(String type, String group, Priority priority, TypeSettings settings) {
+            cursorMoves.put(type, group);
+            GroupKey key = new GroupKey(type, group);
+            int position = position(key);
+            if (priority == preferred(position, settings)) {
+                positionMoves.put(key, (position + 1) % (settings.highRun() + settings.lowRun()));
+            }
+        }
+
+        void commit() {
+            cursors.putAll(cursorMoves);
+            positions.putAll(positionMoves);
+        }
+    }
+
+    Round round() {
+        return new Round();
+    }
+
+    /**
+     * A round rebuilt from the jobs a committed attempt took, for a retry that replays it: the
+     * moves follow from each job's group and priority exactly as the original choice made them.
+     */
+    Round replayed(List<Job> jobs, java.util.function.Function<String, TypeSettings> settings) {
+        Round round = new Round();
+        for (Job job : jobs) {
+            TypeSettings typeSettings = settings.apply(job.type());
+            if (typeSettings != null) {
+                round.served(job.type(), job.group(), job.priority(), typeSettings);
+            }
+        }
+        return round;
+    }
+
+    private static Priority preferred(int position, TypeSettings settings) {
+        return position % (settings.highRun() + settings.lowRun()) < settings.highRun() ? Priority.HIGH : Priority.LOW;
+    }
+
     /** Claims up to {@code need} ready jobs of {@code type}; the caller starts them running. */
-    List<JobRecord> take(KvTransaction tx, String type, TypeSettings settings, int need, long maxAt) {
+    List<JobRecord> take(Round round, KvTransaction tx, String type, TypeSettings settings, int need, long maxAt) {
         List<JobRecord> taken = new ArrayList<>(need);
         while (taken.size() < need) {
             boolean progress = false;
-            for (String group : groupsInTurn(tx, type)) {
-                JobRecord job = takeFromGroup(tx, type, group, settings, maxAt);
+            for (String group : groupsInTurn(round, tx, type)) {
+                JobRecord job = takeFromGroup(round, tx, type, group, settings, maxAt);
                 if (job != null) {
                     taken.add(job);
-                    cursors.put(type, group);
+                    round.served(type, group, job.priority, settings);
                     progress = true;
                     if (taken.size() == need) {
                         break;
@@ -61,8 +118,8 @@ final class Acceptor {
     }
 
     /** One round: the groups after this type's cursor, then from the start up to it. */
-    private List<String> groupsInTurn(KvTransaction tx, String type) {
-        String cursor = cursors.get(type);
+    private List<String> groupsInTurn(Round round, KvTransaction tx, String type) {
+        String cursor = round.cursor(type);
         List<String> groups = new ArrayList<>();
         byte[] from = cursor == null ? JobKeys.groupsBegin(type) : JobKeys.groupsAfter(type, cursor);
         readGroups(tx, from, JobKeys.groupsEnd(type), groups);
@@ -87,23 +144,13 @@ final class Acceptor {
         }
     }
 
-    private JobRecord takeFromGroup(KvTransaction tx, String type, String group, TypeSettings settings, long maxAt) {
-        int[] position = schemePositions.computeIfAbsent(new GroupKey(type, group), k -> new int[1]);
-        Priority preferred;
-        synchronized (position) {
-            preferred = position[0] % (settings.highRun() + settings.lowRun()) < settings.highRun()
-                    ? Priority.HIGH : Priority.LOW;
-        }
+    private JobRecord takeFromGroup(Round round, KvTransaction tx, String type, String group, TypeSettings settings,
+            long maxAt) {
+        Priority preferred = preferred(round.position(new GroupKey(type, group)), settings);
         Priority other = preferred == Priority.HIGH ? Priority.LOW : Priority.HIGH;
         JobRecord job = takeFromClass(tx, type, group, preferred, maxAt);
-        if (job != null) {
-            synchronized (position) {
-                position[0] = (position[0] + 1) % (settings.highRun() + settings.lowRun());
-            }
-            return job;
-        }
-        // The preferred class is empty: the other one runs, and the turn stays with the preferred.
-        return takeFromClass(tx, type, group, other, maxAt);
+        // An empty preferred class gives its turn to the other; the turn stays with the preferred.
+        return job != null ? job : takeFromClass(tx, type, group, other, maxAt);
     }
 
     private JobRecord takeFromClass(KvTransaction tx, String type, String group, Priority priority, long maxAt) {

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -311,7 +312,8 @@ public final class JobEngine {
             total += claim.max();
         }
         int wanted = total;
-        return runner.run(tx -> {
+        AtomicReference<Acceptor.Round> committed = new AtomicReference<>();
+        AcceptBatch batch = runner.run(tx -> {
             byte[] outcomeKey = JobKeys.outcome(now, nonce);
             byte[] outcome = tx.get(outcomeKey);
             List<List<LeasedJob>> result = new ArrayList<>(claims.size());
@@ -319,9 +321,16 @@ public final class JobEngine {
                 result.add(new ArrayList<>());
             }
             if (outcome != null) {
-                replayAccept(tx, outcome, leases, result);
-                return new AcceptBatch(result, List.of());
+                int replayed = replayAccept(tx, outcome, leases, result);
+                committed.set(acceptor.replayed(result.stream().flatMap(List::stream).map(LeasedJob::job).toList(),
+                        type -> TypeRegistry.find(tx, type)));
+                // Jobs that became ready since the first attempt bumped the watch key before any
+                // watch armed now could see it: a short replayed round asks for another at once.
+                return new AcceptBatch(result, watch && replayed < wanted
+                        ? List.of(CompletableFuture.completedFuture(null)) : List.of());
             }
+            Acceptor.Round round = acceptor.round();
+            committed.set(round);
             List<Object> record = new ArrayList<>();
             int handed = 0;
             int claim = 0;
@@ -333,7 +342,7 @@ public final class JobEngine {
                 if (settings == null) {
                     continue;
                 }
-                for (JobRecord r : acceptor.take(tx, type, settings, wanted - handed, maxAt)) {
+                for (JobRecord r : acceptor.take(round, tx, type, settings, wanted - handed, maxAt)) {
                     while (result.get(claim).size() == claims.get(claim).max()) {
                         claim++;
                     }
@@ -362,6 +371,8 @@ public final class JobEngine {
             }
             return new AcceptBatch(result, wake);
         });
+        committed.get().commit();
+        return batch;
     }
 
     /** Hands a job taken for a processor that is gone (its wait ended) back to the queue, unchanged. */
@@ -395,9 +406,10 @@ public final class JobEngine {
     }
 
     /** A retried accept whose first attempt committed: the same jobs, to the same claims. */
-    private static void replayAccept(KvTransaction tx, byte[] outcome, List<List<String>> leases,
+    private static int replayAccept(KvTransaction tx, byte[] outcome, List<List<String>> leases,
             List<List<LeasedJob>> result) {
         Tuple taken = Tuple.fromBytes(outcome);
+        int replayed = 0;
         for (int i = 0; i + 2 < taken.size(); i += 3) {
             JobRecord r = JobIndex.load(tx, taken.getString(i), taken.getString(i + 1));
             String lease = taken.getString(i + 2);
@@ -407,9 +419,11 @@ public final class JobEngine {
             for (int claim = 0; claim < leases.size(); claim++) {
                 if (leases.get(claim).contains(lease)) {
                     result.get(claim).add(new LeasedJob(r.view(), lease));
+                    replayed++;
                 }
             }
         }
+        return replayed;
     }
 
     /** Exact names as given, globs against the registry; each type once, in request order. */

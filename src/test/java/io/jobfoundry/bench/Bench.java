@@ -17,8 +17,9 @@ public final class Bench {
         switch (name) {
             case "kv" -> KvBench.main(rest);
             case "repeat" -> RepeatBench.main(rest);
+            case "engine" -> EngineBench.main(rest);
             default -> {
-                System.err.println("usage: Bench kv [seconds] | repeat");
+                System.err.println("usage: Bench kv [seconds] | repeat | engine scale|noisy");
                 System.exit(2);
             }
         }
