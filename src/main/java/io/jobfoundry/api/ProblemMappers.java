@@ -93,8 +93,9 @@ public class ProblemMappers {
     public Response storeUnavailable(StoreException e) {
         LOG.warnf(e, "store unavailable: %s", e.getMessage());
         return Problems.response(Problems.document(ProblemType.STORE_UNAVAILABLE,
-                "the store did not complete the operation; it may or may not have taken effect, "
-                        + "and is safe to repeat")).header("Retry-After", "1").build();
+                "the store did not complete the operation, which may or may not have taken effect; "
+                        + "PUT, PATCH, cancel, resubmit, heartbeat and finish are safe to repeat (docs/api.md)"))
+                .header("Retry-After", "1").build();
     }
 
     /** HTTP's own errors: no resource at the path, a method it does not take, an unacceptable Accept. */
