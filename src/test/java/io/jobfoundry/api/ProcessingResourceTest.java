@@ -130,8 +130,10 @@ class ProcessingResourceTest {
         Api.put(type, "j", "{\"data\":{\"v\":1}}").statusCode(201);
         String lease = Api.acceptOne(type);
         // couch_jobs: add of a running job flags it; so does resubmit.
-        Api.put(type, "j", "{\"priority\":\"high\"}").statusCode(200).body("state", equalTo("running"))
-                .body("resubmit", equalTo(true)).body("priority", equalTo("high"));
+        // Priority applies at once; data given with it does not (the next run gets the finish's data).
+        Api.put(type, "j", "{\"priority\":\"high\",\"data\":{\"v\":99}}").statusCode(200)
+                .body("state", equalTo("running")).body("resubmit", equalTo(true)).body("priority", equalTo("high"))
+                .body("data.v", equalTo(1));
         Api.heartbeat(type, "j", Api.lease(lease)).statusCode(200).body("resubmit", equalTo(true));
         Api.finish(type, "j", "{\"lease\":\"" + lease + "\",\"outcome\":\"succeeded\",\"data\":{\"v\":2}}")
                 .statusCode(200).body("state", equalTo("pending")).body("resubmit", equalTo(false))
