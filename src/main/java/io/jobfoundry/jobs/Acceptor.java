@@ -5,8 +5,10 @@ import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvTransaction;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -24,9 +26,6 @@ import java.util.concurrent.ThreadLocalRandom;
  * of the group, so a job added concurrently to that group cannot become invisible.
  */
 final class Acceptor {
-
-    /** Groups read per look-up of the group index. */
-    private static final int GROUP_PAGE = 16;
 
     private final int window;
     private final ConcurrentHashMap<String, String> cursors = new ConcurrentHashMap<>();
@@ -92,56 +91,46 @@ final class Acceptor {
         return position % (settings.highRun() + settings.lowRun()) < settings.highRun() ? Priority.HIGH : Priority.LOW;
     }
 
-    /** Claims up to {@code need} ready jobs of {@code type}; the caller starts them running. */
+    /**
+     * Claims up to {@code need} ready jobs of {@code type}; the caller starts them running. Groups
+     * are visited one at a time in ring order after the cursor, so an accept reads a few keys
+     * however many groups there are; it stops when it comes back to a group that gave nothing.
+     */
     List<JobRecord> take(Round round, KvTransaction tx, String type, TypeSettings settings, int need, long maxAt) {
         List<JobRecord> taken = new ArrayList<>(need);
+        Set<String> fruitless = new HashSet<>();
+        String position = round.cursor(type);
         while (taken.size() < need) {
-            boolean progress = false;
-            for (String group : groupsInTurn(round, tx, type)) {
-                JobRecord job = takeFromGroup(round, tx, type, group, settings, maxAt);
-                if (job != null) {
-                    taken.add(job);
-                    round.served(type, group, job.priority, settings);
-                    progress = true;
-                    if (taken.size() == need) {
-                        break;
-                    }
-                } else if (groupIsEmpty(tx, type, group)) {
+            String group = nextGroup(tx, type, position);
+            if (group == null || fruitless.contains(group)) {
+                break;
+            }
+            JobRecord job = takeFromGroup(round, tx, type, group, settings, maxAt);
+            if (job != null) {
+                taken.add(job);
+                round.served(type, group, job.priority, settings);
+                fruitless.clear();
+            } else {
+                fruitless.add(group);
+                if (groupIsEmpty(tx, type, group)) {
                     tx.clear(JobKeys.group(type, group));
                 }
             }
-            if (!progress) {
-                break;
-            }
+            position = group;
         }
         return taken;
     }
 
-    /** One round: the groups after this type's cursor, then from the start up to it. */
-    private List<String> groupsInTurn(Round round, KvTransaction tx, String type) {
-        String cursor = round.cursor(type);
-        List<String> groups = new ArrayList<>();
-        byte[] from = cursor == null ? JobKeys.groupsBegin(type) : JobKeys.groupsAfter(type, cursor);
-        readGroups(tx, from, JobKeys.groupsEnd(type), groups);
-        if (cursor != null) {
-            readGroups(tx, JobKeys.groupsBegin(type), JobKeys.groupsAfter(type, cursor), groups);
-        }
-        return groups;
-    }
-
-    private static void readGroups(KvTransaction tx, byte[] begin, byte[] end, List<String> into) {
-        byte[] next = begin;
-        while (true) {
-            List<KeyValue> page = tx.snapshot().getRange(next, end, GROUP_PAGE);
-            for (KeyValue kv : page) {
-                into.add(Tuple.fromBytes(kv.key()).getString(2));
+    /** The group after {@code position} in the ring of groups with ready jobs, or {@code null} if none. */
+    private static String nextGroup(KvTransaction tx, String type, String position) {
+        if (position != null) {
+            List<KeyValue> after = tx.snapshot().getRange(JobKeys.groupsAfter(type, position), JobKeys.groupsEnd(type), 1);
+            if (!after.isEmpty()) {
+                return Tuple.fromBytes(after.get(0).key()).getString(2);
             }
-            if (page.size() < GROUP_PAGE) {
-                return;
-            }
-            byte[] last = page.get(page.size() - 1).key();
-            next = java.util.Arrays.copyOf(last, last.length + 1);
         }
+        List<KeyValue> first = tx.snapshot().getRange(JobKeys.groupsBegin(type), JobKeys.groupsEnd(type), 1);
+        return first.isEmpty() ? null : Tuple.fromBytes(first.get(0).key()).getString(2);
     }
 
     private JobRecord takeFromGroup(Round round, KvTransaction tx, String type, String group, TypeSettings settings,
