@@ -86,6 +86,21 @@ class ProcessingResourceTest {
     }
 
     @Test
+    void progressDataOver64KiBIs413AndChangesNothing() {
+        String type = Api.type("progress-big");
+        Api.put(type, "j", "{\"data\":{\"small\":true}}").statusCode(201);
+        String lease = Api.acceptOne(type);
+        String big = "{\"s\":\"" + "x".repeat(64 * 1024) + "\"}";
+        Api.heartbeat(type, "j", "{\"lease\":\"" + lease + "\",\"data\":" + big + "}").statusCode(413)
+                .contentType(PROBLEM).body("field", equalTo("data"));
+        Api.finish(type, "j", "{\"lease\":\"" + lease + "\",\"outcome\":\"succeeded\",\"data\":" + big + "}")
+                .statusCode(413);
+        Api.get(type, "j").body("state", equalTo("running")).body("data.small", equalTo(true));
+        Api.heartbeat(type, "j", "{\"lease\":\"" + lease + "\",\"data\":null}").statusCode(200)
+                .body("data", nullValue());
+    }
+
+    @Test
     void aFailedRunRetriesAfterBackoffUntilAttemptsAreUsedUp() {
         String type = Api.type("fail");
         json("{\"backoff\":{\"base\":60,\"max\":600}}").put("/v1/types/{type}", type).then().statusCode(200);
