@@ -47,19 +47,22 @@ public class TypesResource {
             byte[] body) {
         JsonBody request = bodies.read(contentType, body)
                 .allow("activityTimeout", "maxAttempts", "priorityScheme", "backoff");
-        TypeSettings current = engine.type(type).map(info -> info.settings()).orElse(TypeSettings.DEFAULT);
         List<Integer> scheme = request.integers("priorityScheme", 0, 1000).orElse(null);
         if (scheme != null && scheme.size() != 2) {
             throw new InvalidInputException("priorityScheme", "priorityScheme is [high, low], e.g. [2, 1]");
         }
         JsonBody backoff = request.object("backoff").map(b -> b.allow("base", "max")).orElse(JsonBody.empty());
-        TypeSettings settings = new TypeSettings(
-                request.seconds("activityTimeout", LONGEST).orElse(current.activityTimeout()),
-                request.integer("maxAttempts", 1, TypeSettings.MAX_ATTEMPTS_LIMIT).orElse(current.maxAttempts()),
+        var activityTimeout = request.seconds("activityTimeout", LONGEST);
+        var maxAttempts = request.integer("maxAttempts", 1, TypeSettings.MAX_ATTEMPTS_LIMIT);
+        var base = backoff.seconds("base", LONGEST);
+        var max = backoff.seconds("max", LONGEST);
+        // Read and write in one transaction: concurrent partial PUTs cannot undo each other.
+        return TypeDto.of(engine.configureType(type, current -> new TypeSettings(
+                activityTimeout.orElse(current.activityTimeout()),
+                maxAttempts.orElse(current.maxAttempts()),
                 scheme == null ? current.highRun() : scheme.get(0),
                 scheme == null ? current.lowRun() : scheme.get(1),
-                backoff.seconds("base", LONGEST).orElse(current.backoffBase()),
-                backoff.seconds("max", LONGEST).orElse(current.backoffMax()));
-        return TypeDto.of(engine.configureType(type, settings));
+                base.orElse(current.backoffBase()),
+                max.orElse(current.backoffMax()))));
     }
 }

@@ -97,8 +97,11 @@ public final class JobEngine {
                     JobIndex.place(tx, r, now);
                 }
                 case RUNNING -> {
+                    // As resubmit: runs again when it finishes, at the given time, in the given group.
                     r.resubmit = true;
                     applyToRunning(r, valid);
+                    r.scheduledAt = valid.scheduledAt().orElse(r.scheduledAt);
+                    r.group = valid.group().orElse(r.group);
                 }
                 case FINISHED -> {
                     JobIndex.unfinish(tx, r);
@@ -451,6 +454,7 @@ public final class JobEngine {
     public Job heartbeat(String type, String id, String lease, Change<String> data) {
         TypeNames.checkType(type);
         TypeNames.checkId(id);
+        requireLeaseGiven(lease);
         checkData(type, id, data);
         long now = now();
         Step step = runner.run(tx -> {
@@ -473,6 +477,7 @@ public final class JobEngine {
     public Job finish(String type, String id, String lease, boolean succeeded, Change<String> data, String error) {
         TypeNames.checkType(type);
         TypeNames.checkId(id);
+        requireLeaseGiven(lease);
         checkData(type, id, data);
         String lastError = error == null ? null : truncate(error, 4096);
         long now = now();
@@ -596,8 +601,18 @@ public final class JobEngine {
     // ---- types ---------------------------------------------------------------------------------
 
     public TypeInfo configureType(String type, TypeSettings settings) {
+        return configureType(type, current -> settings);
+    }
+
+    /**
+     * Changes a type's settings from its current ones (the defaults for a type not yet used), in
+     * one transaction, so concurrent partial changes cannot undo each other.
+     */
+    public TypeInfo configureType(String type, java.util.function.UnaryOperator<TypeSettings> change) {
         TypeNames.checkType(type);
         return runner.run(tx -> {
+            TypeSettings current = TypeRegistry.find(tx, type);
+            TypeSettings settings = change.apply(current == null ? TypeSettings.DEFAULT : current);
             TypeRegistry.put(tx, type, settings);
             return new TypeInfo(type, settings, counts(tx, type));
         });
@@ -731,6 +746,12 @@ public final class JobEngine {
         return r;
     }
 
+    private static void requireLeaseGiven(String lease) {
+        if (lease == null || lease.isEmpty()) {
+            throw new InvalidJobRequestException("lease", "the lease accept handed out is required");
+        }
+    }
+
     private static String truncate(String text, int max) {
         return text.length() <= max ? text : text.substring(0, max);
     }
@@ -744,7 +765,7 @@ public final class JobEngine {
             String id = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
             TypeNames.checkId(id);
             return id;
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | InvalidJobRequestException e) {
             throw new InvalidJobRequestException("cursor", "cursor is not one this service handed out");
         }
     }

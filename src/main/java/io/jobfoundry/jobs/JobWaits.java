@@ -42,7 +42,8 @@ public final class JobWaits implements AutoCloseable {
             return CompletableFuture.completedFuture(List.of());
         }
         if (wait.isZero() || wait.isNegative()) {
-            return CompletableFuture.supplyAsync(() -> engine.accept(request), executor);
+            // Nothing to wait for: answer on the caller's (worker) thread, not the small waits pool.
+            return CompletableFuture.completedFuture(engine.accept(request));
         }
         AcceptDispatcher.Waiter waiter = new AcceptDispatcher.Waiter(request);
         var timeout = timer.schedule(() -> waiter.result.complete(List.of()), wait.toNanos(), TimeUnit.NANOSECONDS);
