@@ -18,8 +18,9 @@ public final class Bench {
             case "kv" -> KvBench.main(rest);
             case "repeat" -> RepeatBench.main(rest);
             case "engine" -> EngineBench.main(rest);
+            case "rest" -> RestBench.main(rest);
             default -> {
-                System.err.println("usage: Bench kv [seconds] | repeat | engine scale|noisy");
+                System.err.println("usage: Bench kv [seconds] | repeat | engine scale|noisy | rest throughput|handoff");
                 System.exit(2);
             }
         }

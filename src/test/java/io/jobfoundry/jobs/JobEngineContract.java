@@ -455,6 +455,37 @@ public abstract class JobEngineContract {
         assertEquals(0, after.attempt());
     }
 
+    @Test
+    void startedCountsFromTheAcceptAndScheduledCatchesUpMissedRunsBackToBack() {
+        engine.put("started", "a", JobChanges.NONE.withRepeat("STARTED, +10 MINUTES"));
+        LeasedJob run = acceptOne("started");
+        clock.advance(Duration.ofMinutes(3));
+        assertEquals(START.plus(Duration.ofMinutes(10)), finish(run, true).scheduledAt());
+
+        clock.set(START);
+        engine.put("scheduled", "b", JobChanges.NONE.withRepeat("SCHEDULED, +1 HOUR"));
+        clock.set(START.plus(Duration.ofHours(5)));
+        waker.runOnce();
+        // The service was away for five hours: each run is due at once, an hour after the last one.
+        Instant due = START;
+        for (int i = 1; i <= 3; i++) {
+            Job next = finish(acceptOne("scheduled"), true);
+            due = due.plus(Duration.ofHours(1));
+            assertEquals(due, next.scheduledAt());
+            waker.runOnce();
+        }
+    }
+
+    @Test
+    void removingTheRepeatEndsTheSeriesAfterTheCurrentRun() {
+        engine.put("series", "a", JobChanges.NONE.withRepeat("DAILY"));
+        LeasedJob run = acceptOne("series");
+        assertNull(engine.patch("series", "a", JobChanges.NONE.withRepeat(null)).repeat());
+        Job last = finish(run, true);
+        assertEquals(JobState.FINISHED, last.state());
+        assertEquals(JobResult.SUCCEEDED, last.result());
+    }
+
     // ---- types and listing ------------------------------------------------------------------------
 
     @Test
