@@ -26,7 +26,7 @@ final class AcceptDispatcher {
     /** A blocked accept. */
     static final class Waiter {
         final AcceptRequest request;
-        final CompletableFuture<List<io.jobfoundry.jobs.LeasedJob>> result = new CompletableFuture<>();
+        final CompletableFuture<List<LeasedJob>> result = new CompletableFuture<>();
 
         Waiter(AcceptRequest request) {
             this.request = request;

@@ -487,11 +487,10 @@ public final class JobEngine {
             if (r != null && lease.equals(r.finishedLease)) {
                 return new Step(r.view(), null); // our own earlier attempt finished it
             }
-            r = requireLease(tx, type, id, lease);
+            checkLease(r, type, id, lease);
             if (r.cancelRequested) {
                 return endCancelled(tx, r, now);
             }
-            TypeSettings settings = TypeRegistry.ensure(tx, type);
             JobIndex.stopRunning(tx, r);
             r.finishedLease = lease;
             r.data = data.orElse(r.data);
@@ -503,7 +502,8 @@ public final class JobEngine {
                 r.attempt++;
                 r.lastError = lastError;
                 if (r.attempt < r.maxAttempts) {
-                    retryLater(tx, r, settings, now, jitter);
+                    // Only a failure needs the type's settings (its backoff): no read on success.
+                    retryLater(tx, r, TypeRegistry.ensure(tx, type), now, jitter);
                 } else {
                     exhausted(tx, r, now);
                 }
@@ -736,6 +736,11 @@ public final class JobEngine {
     /** The job if {@code lease} is its current lease; otherwise the halt that tells the processor why. */
     private static JobRecord requireLease(KvTransaction tx, String type, String id, String lease) {
         JobRecord r = JobIndex.load(tx, type, id);
+        checkLease(r, type, id, lease);
+        return r;
+    }
+
+    private static void checkLease(JobRecord r, String type, String id, String lease) {
         if (r == null) {
             throw new HaltException(type, id, HaltReason.REMOVED);
         }
@@ -743,7 +748,6 @@ public final class JobEngine {
             boolean cancelled = r.state == JobState.FINISHED && r.result == JobResult.CANCELLED;
             throw new HaltException(type, id, cancelled ? HaltReason.CANCELLED : HaltReason.LEASE_LOST);
         }
-        return r;
     }
 
     private static void requireLeaseGiven(String lease) {

@@ -149,6 +149,31 @@ public abstract class JobEngineContract {
     }
 
     @Test
+    void addingARunningJobWithATimeAndGroupAppliesThemToItsNextRun() {
+        add("email", "a");
+        LeasedJob first = acceptOne("email");
+        Instant later = START.plusSeconds(120);
+        Added again = engine.put("email", "a", JobChanges.NONE.withScheduledAt(later).withGroup("next"));
+        assertTrue(again.job().resubmit());
+        Job after = finish(first, true);
+        assertEquals(JobState.PENDING, after.state());
+        assertEquals(later, after.scheduledAt());
+        assertEquals("next", after.group());
+        assertTrue(accept("email", 1).isEmpty(), "not before the time given with the add");
+    }
+
+    @Test
+    void processorCallsWithoutALeaseAreRefusedAndChangeNothing() {
+        add("email", "a");
+        acceptOne("email");
+        assertEquals("lease", assertThrows(InvalidJobRequestException.class,
+                () -> engine.finish("email", "a", null, true, Change.keep(), null)).field());
+        assertEquals("lease", assertThrows(InvalidJobRequestException.class,
+                () -> engine.heartbeat("email", "a", "", Change.keep())).field());
+        assertEquals(JobState.RUNNING, engine.get("email", "a").orElseThrow().state());
+    }
+
+    @Test
     void addingAFinishedJobEnqueuesItAgain() {
         add("email", "a");
         finish(acceptOne("email"), true);
