@@ -1,6 +1,7 @@
 package io.jobfoundry.service;
 
 import io.jobfoundry.jobs.ActivityMonitor;
+import io.jobfoundry.jobs.DueTimer;
 import io.jobfoundry.jobs.DueWaker;
 import io.jobfoundry.jobs.EngineOptions;
 import io.jobfoundry.jobs.JobEngine;
@@ -18,10 +19,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
 
 /** The engine and what runs around it, assembled once per process. */
 @ApplicationScoped
 public class EngineProducer {
+
+    private static final Logger LOG = Logger.getLogger(EngineProducer.class);
 
     /** Transactions of blocked accepts and subscriptions; short, so a few threads serve thousands of waiters. */
     private static final int WAIT_THREADS = 4;
@@ -63,6 +67,18 @@ public class EngineProducer {
     @Singleton
     DueWaker dueWaker(JobEngine engine) {
         return new DueWaker(engine);
+    }
+
+    @Produces
+    @Singleton
+    DueTimer dueTimer(DueWaker waker, JobEngine engine, JobfoundryConfig config) {
+        ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(daemons("jobfoundry-due-timer"));
+        return new DueTimer(waker, engine, thread, config.monitor().dueInterval(), result -> result.promoted()
+                .forEach((type, count) -> LOG.debugf("due timer: %d job(s) of type %s due", count, type)));
+    }
+
+    void close(@Disposes DueTimer timer) {
+        timer.close();
     }
 
     @Produces
