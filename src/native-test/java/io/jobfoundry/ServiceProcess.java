@@ -54,6 +54,15 @@ final class ServiceProcess implements AutoCloseable {
         awaitReady(Duration.ofSeconds(60));
     }
 
+    /** SIGTERM, as Kubernetes sends it; answers the exit code. */
+    int stop(Duration timeout) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("the service did not stop within " + timeout + "; see " + log);
+        }
+        return process.exitValue();
+    }
+
     /** {@code kill -9}: no shutdown hook, no flush, no close. */
     void kill() throws InterruptedException {
         process.destroyForcibly();

@@ -3,6 +3,7 @@ package io.jobfoundry.monitors;
 import io.jobfoundry.jobs.ActivityMonitor;
 import io.jobfoundry.jobs.DueTimer;
 import io.jobfoundry.jobs.OutcomeRetention;
+import io.jobfoundry.service.GracefulShutdown;
 import io.jobfoundry.service.JobfoundryConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -56,18 +57,23 @@ public class Monitors {
         retention.runOnce();
     }
 
-    /** {@code jobfoundry.monitor.enabled=false} switches every monitor off. */
+    /**
+     * {@code jobfoundry.monitor.enabled=false} switches every monitor off; a shutdown stops them
+     * before the store closes.
+     */
     @Singleton
     static class Disabled implements Scheduled.SkipPredicate {
         private final JobfoundryConfig config;
+        private final GracefulShutdown shutdown;
 
-        Disabled(JobfoundryConfig config) {
+        Disabled(JobfoundryConfig config, GracefulShutdown shutdown) {
             this.config = config;
+            this.shutdown = shutdown;
         }
 
         @Override
         public boolean test(ScheduledExecution execution) {
-            return !config.monitor().enabled();
+            return !config.monitor().enabled() || shutdown.draining();
         }
     }
 }
