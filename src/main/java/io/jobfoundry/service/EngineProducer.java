@@ -8,12 +8,17 @@ import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.JobWaits;
 import io.jobfoundry.jobs.OutcomeRetention;
 import io.jobfoundry.kv.TransactionRunner;
+import io.jobfoundry.metrics.JobGauges;
+import io.jobfoundry.metrics.MicrometerJobObserver;
+import io.jobfoundry.metrics.StoreMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,6 +34,8 @@ public class EngineProducer {
 
     /** Transactions of blocked accepts and subscriptions; short, so a few threads serve thousands of waiters. */
     private static final int WAIT_THREADS = 4;
+    /** Job gauges are re-read at most this often, however often Prometheus scrapes. */
+    private static final Duration GAUGE_MAX_AGE = Duration.ofSeconds(5);
 
     @Produces
     @DefaultBean
@@ -39,10 +46,23 @@ public class EngineProducer {
 
     @Produces
     @Singleton
-    JobEngine engine(TransactionRunner runner, Clock clock, JobfoundryConfig config) {
+    JobEngine engine(TransactionRunner runner, Clock clock, JobfoundryConfig config, MeterRegistry registry) {
         // FoundationDB runs transactions concurrently: spread accepts over the head of the queue.
         int window = config.store() == JobfoundryConfig.StoreKind.FDB ? 16 : 1;
-        return new JobEngine(runner, clock, new EngineOptions(window, EngineOptions.DEFAULT.maxDataBytes()));
+        return new JobEngine(runner, clock, new EngineOptions(window, EngineOptions.DEFAULT.maxDataBytes()),
+                new MicrometerJobObserver(registry));
+    }
+
+    @Produces
+    @Singleton
+    StoreMetrics storeMetrics(TransactionRunner runner) {
+        return new StoreMetrics(runner);
+    }
+
+    @Produces
+    @Singleton
+    JobGauges jobGauges(JobEngine engine) {
+        return new JobGauges(engine, GAUGE_MAX_AGE);
     }
 
     @Produces
