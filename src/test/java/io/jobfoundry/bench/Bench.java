@@ -1,5 +1,6 @@
 package io.jobfoundry.bench;
 
+import io.jobfoundry.bench.load.LoadBench;
 import java.util.Arrays;
 
 /**
@@ -19,8 +20,10 @@ public final class Bench {
             case "repeat" -> RepeatBench.main(rest);
             case "engine" -> EngineBench.main(rest);
             case "rest" -> RestBench.main(rest);
+            case "load" -> LoadBench.main(rest);
             default -> {
-                System.err.println("usage: Bench kv [seconds] | repeat | engine scale|noisy | rest throughput|handoff");
+                System.err.println("usage: Bench kv [seconds] | repeat | engine scale|noisy | rest throughput|handoff"
+                        + " | load SCENARIO [options]");
                 System.exit(2);
             }
         }
