@@ -21,7 +21,7 @@ if (args.role === 'producer') {
     jobs, loops: Number(required(args, 'producers')), deadline,
     createOne: () => queue.add('noop', { t: now().toString() }, { removeOnComplete: true, removeOnFail: true }),
   });
-  emit({ event: 'result', role: 'producer', created, startNs, cpuMicros: cpuMicros() });
+  await emit({ event: 'result', role: 'producer', created, startNs, cpuMicros: cpuMicros() });
   await queue.close();
   await connection.quit();
 } else if (args.role === 'worker') {
@@ -32,9 +32,9 @@ if (args.role === 'producer') {
   worker.on('completed', () => tally.completedOne());
   worker.on('error', (e) => console.error('bullmq worker:', e));
   await worker.waitUntilReady();
-  emit({ event: 'ready', role: 'worker' });
+  await emit({ event: 'ready', role: 'worker' });
   await tally.done;
-  emit(tally.result());
+  await emit(tally.result());
   await worker.close(true);
   await connection.quit();
 } else {

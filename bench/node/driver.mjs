@@ -26,9 +26,14 @@ export function required(args, name) {
   return args[name];
 }
 
-/** One line of JSON on stdout: the only thing the drivers print there. */
+/**
+ * One line of JSON on stdout: the only thing the drivers print there. Resolves once the line is
+ * handed to the OS — stdout to a pipe is asynchronous in Node, and process.exit() would cut a
+ * long result line (20,000 latencies) short.
+ */
 export function emit(event) {
-  process.stdout.write(JSON.stringify(event, (k, v) => (typeof v === 'bigint' ? v.toString() : v)) + '\n');
+  const line = JSON.stringify(event, (k, v) => (typeof v === 'bigint' ? v.toString() : v)) + '\n';
+  return new Promise((resolve) => process.stdout.write(line, resolve));
 }
 
 export function cpuMicros() {

@@ -25,7 +25,7 @@ if (args.role === 'producer') {
   const { created, startNs } = await produce({
     jobs, loops, deadline, createOne: () => utils.addJob(task, { t: now().toString() }),
   });
-  emit({ event: 'result', role: 'producer', created, startNs, cpuMicros: cpuMicros() });
+  await emit({ event: 'result', role: 'producer', created, startNs, cpuMicros: cpuMicros() });
   await utils.release();
 } else if (args.role === 'worker') {
   const concurrency = Number(required(args, 'concurrency'));
@@ -42,9 +42,9 @@ if (args.role === 'producer') {
       tally.completedOne();
     }
   });
-  emit({ event: 'ready', role: 'worker' });
+  await emit({ event: 'ready', role: 'worker' });
   await tally.done;
-  emit(tally.result());
+  await emit(tally.result());
   await runner.stop();
 } else {
   throw new Error('role: producer | worker');

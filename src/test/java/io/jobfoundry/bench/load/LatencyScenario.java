@@ -19,11 +19,17 @@ import java.util.concurrent.locks.LockSupport;
  * its latency is counted from that due time — not from when a producer got round to sending it.
  * A service that falls behind therefore shows it in the percentiles instead of quietly slowing
  * the producers down (coordinated omission). The achieved rate is printed beside the target.
+ * <p>
+ * Each producer connection sends one create at a time, so the connections are scaled with the
+ * rate (one per {@value #CREATES_PER_CONNECTION} jobs/s, never fewer than {@code --producers}):
+ * with too few, the bench rather than the service would be what falls behind.
  */
 final class LatencyScenario {
 
     private static final int ACCEPT_WAIT_MILLIS = 1_000;
     private static final int WARM_UP_SECONDS = 3;
+    /** A create takes 2–5 ms on the 2-core machine under load: 200/s per connection leaves room. */
+    private static final int CREATES_PER_CONNECTION = 200;
 
     private final LoadTarget target;
     private final int[] rates;
@@ -36,17 +42,21 @@ final class LatencyScenario {
     }
 
     void run() throws Exception {
-        System.out.printf("latency: open-loop creates for %d s per rate, %d workers waiting in accept (max=1, wait %d ms), "
-                + "%d producer connections%n", seconds, target.workers, ACCEPT_WAIT_MILLIS, target.producers);
+        System.out.printf("latency: open-loop creates for %d s per rate, %d workers waiting in accept (max=1, wait %d ms)%n",
+                seconds, target.workers, ACCEPT_WAIT_MILLIS);
         // Unrecorded: the first seconds of a fresh JVM (client or service) are JIT compilation.
         measure(Math.min(rates[0], 1_000), WARM_UP_SECONDS);
-        System.out.printf("%8s %10s   %s%n", "rate/s", "achieved", "creation→receipt");
+        System.out.printf("%8s %10s %12s   %s%n", "rate/s", "achieved", "connections", "creation→receipt");
         for (int rate : rates) {
             Result result = measure(rate, seconds);
-            System.out.printf("%8d %10.0f   %s%s%n", rate, result.achieved, result.receipt.line(),
+            System.out.printf("%8d %10.0f %12d   %s%s%n", rate, result.achieved, connections(rate), result.receipt.line(),
                     result.received < result.total
                             ? String.format("  — only %d of %d received in time", result.received, result.total) : "");
         }
+    }
+
+    private int connections(int rate) {
+        return Math.max(target.producers, (rate + CREATES_PER_CONNECTION - 1) / CREATES_PER_CONNECTION);
     }
 
     private record Result(int total, int received, double achieved, Percentiles receipt) {
@@ -75,7 +85,7 @@ final class LatencyScenario {
             AtomicLong lastSent = new AtomicLong();
             long start = System.nanoTime();
             long interval = 1_000_000_000L / rate;
-            try (Crew producers = Crew.start("producer", target.producers, p -> {
+            try (Crew producers = Crew.start("producer", connections(rate), p -> {
                 try (JobfoundryClient client = target.connect()) {
                     for (int i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
                         long due = start + i * interval;
