@@ -8,6 +8,9 @@ import java.util.OptionalLong;
 /** beanstalkd: create is {@code put}, fetch is {@code reserve-with-timeout}, complete is {@code delete}. */
 final class BeanstalkQueue implements JavaQueue {
 
+    /** The client, as the results describe it. */
+    static final String CLIENT = "Java, the bench's beanstalkd text-protocol client";
+
     private final InetSocketAddress address;
     private final String tube;
 
@@ -15,9 +18,6 @@ final class BeanstalkQueue implements JavaQueue {
         this.address = address;
         this.tube = tube;
     }
-
-    /** The client, as the results describe it. */
-    static final String CLIENT = "Java, the bench's beanstalkd text-protocol client";
 
     @Override
     public Producer producer() throws IOException {
