@@ -24,4 +24,5 @@ port=$(free_port 18280)
 start_jobfoundry "$DURABILITY" "$port" "$BENCH_WORK/store" "$OUT/jobfoundry.log"
 log "Jobfoundry ($DURABILITY) on $JOBFOUNDRY_URL, pid $JOBFOUNDRY_PID; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 [ $# -gt 0 ] || set -- all
-bench_java load "$@" --url "$JOBFOUNDRY_URL" 2>&1 | tee "$OUT/load.log"
+# --server-pid: the client scenario also reports the service's CPU per request.
+bench_java load "$@" --url "$JOBFOUNDRY_URL" --server-pid "$JOBFOUNDRY_PID" 2>&1 | tee "$OUT/load.log"
