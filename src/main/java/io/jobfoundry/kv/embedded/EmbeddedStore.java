@@ -33,7 +33,6 @@ public final class EmbeddedStore implements KvStore {
 
     private static final int PAGE_SIZE = 4096;
     private static final int CACHE_KIB = 64 * 1024;
-    private static final int WAL_CHECKPOINT_PAGES = 10_000;
 
     private final Path path;
     private final String name;
@@ -112,7 +111,6 @@ public final class EmbeddedStore implements KvStore {
         config.setGetGeneratedKeys(false);
         // The hot pages (indexes, counters, recent jobs) stay in memory instead of being re-read.
         config.setCacheSize(-CACHE_KIB);
-        config.setWalAutocheckpoint(WAL_CHECKPOINT_PAGES);
         if (options.maxBytes() > 0) {
             config.setMaxPageCount((int) Math.min(Integer.MAX_VALUE, Math.max(1, options.maxBytes() / PAGE_SIZE)));
         }
