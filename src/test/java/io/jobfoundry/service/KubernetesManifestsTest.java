@@ -190,8 +190,19 @@ class KubernetesManifestsTest {
             String clusterFilePath = env(docs, "JOBFOUNDRY_FDB_CLUSTER_FILE");
             assertNotNull(clusterFilePath, name + ": jobfoundry.fdb.cluster-file is set");
             Path clusterFile = Path.of(clusterFilePath);
-            String volume = mountNamed(container(workload), clusterFile.getParent().toString());
-            JsonNode configMap = volumeNamed(pod, volume).path("configMap");
+            // The init container copies it from the ConfigMap into a volume the service may write.
+            JsonNode init = pod.path("initContainers").get(0);
+            List<String> args = new ArrayList<>();
+            init.path("args").forEach(a -> args.add(a.asText()));
+            String output = args.get(args.indexOf("--output-dir") + 1);
+            String input = args.get(args.indexOf("--input-dir") + 1);
+            assertEquals(output, clusterFile.getParent().toString(), name + ": the file is the copy");
+            assertEquals(clusterFile.getFileName().toString(), args.get(args.indexOf("--copy-file") + 1), name);
+            String shared = mountNamed(container(workload), output);
+            assertNotNull(shared, name + ": the service mounts " + output);
+            assertEquals(shared, mountNamed(init, output), name + ": one volume for both");
+            assertEquals("emptyDir", volumeKind(pod, shared), name + ": writable, per pod");
+            JsonNode configMap = volumeNamed(pod, mountNamed(init, input)).path("configMap");
             String configMapName = configMap.path("name").asText();
             String key = null;
             for (JsonNode item : configMap.path("items")) {
@@ -217,14 +228,9 @@ class KubernetesManifestsTest {
                         name + ": a cluster file line (description:ID@host:port,...): " + line);
             }
 
-            // libfdb_c: copied by the init container into the directory LD_LIBRARY_PATH names.
-            JsonNode init = pod.path("initContainers").get(0);
-            List<String> args = new ArrayList<>();
-            init.path("args").forEach(a -> args.add(a.asText()));
-            String output = args.get(args.indexOf("--output-dir") + 1);
+            // libfdb_c: copied by the same init container into the directory LD_LIBRARY_PATH names.
             assertEquals(output + "/lib", env(docs, "LD_LIBRARY_PATH"), name);
             assertEquals("7.3", args.get(args.indexOf("--copy-primary-library") + 1), name + ": libfdb_c 7.3");
-            assertEquals(mountNamed(init, output), mountNamed(container(workload), output), name + ": one shared volume");
 
             JsonNode budget = ofKind(docs, "PodDisruptionBudget");
             assertNotNull(budget, name + ": a PodDisruptionBudget");
