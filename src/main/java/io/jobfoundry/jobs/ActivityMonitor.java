@@ -61,6 +61,7 @@ public final class ActivityMonitor {
                 int count = reenqueueThrough(type, threshold.stamp, entry.getValue(), now);
                 if (count > 0) {
                     requeued.put(type, count);
+                    engine.observer().requeued(type, count);
                 }
             }
             // A mark every tenth of the timeout bounds detection to about 1.1 timeouts.

@@ -40,12 +40,18 @@ public final class JobEngine {
     private final Clock clock;
     private final EngineOptions options;
     private final Acceptor acceptor;
+    private final JobObserver observer;
 
     public JobEngine(TransactionRunner runner, Clock clock, EngineOptions options) {
+        this(runner, clock, options, JobObserver.NONE);
+    }
+
+    public JobEngine(TransactionRunner runner, Clock clock, EngineOptions options, JobObserver observer) {
         this.runner = runner;
         this.clock = clock;
         this.options = options;
         this.acceptor = new Acceptor(options.acceptWindow());
+        this.observer = observer;
     }
 
     public Clock clock() {
@@ -54,6 +60,10 @@ public final class JobEngine {
 
     TransactionRunner runner() {
         return runner;
+    }
+
+    JobObserver observer() {
+        return observer;
     }
 
     private long now() {
@@ -375,7 +385,17 @@ public final class JobEngine {
             return new AcceptBatch(result, wake);
         });
         committed.get().commit();
+        for (List<LeasedJob> handed : batch.jobs()) {
+            for (LeasedJob leased : handed) {
+                Job job = leased.job();
+                observer.accepted(job.type(), positive(Duration.between(job.scheduledAt(), job.startedAt())));
+            }
+        }
         return batch;
+    }
+
+    private static Duration positive(Duration duration) {
+        return duration.isNegative() ? Duration.ZERO : duration;
     }
 
     /** Hands a job taken for a processor that is gone (its wait ended) back to the queue, unchanged. */
@@ -482,7 +502,9 @@ public final class JobEngine {
         String lastError = error == null ? null : truncate(error, 4096);
         long now = now();
         double jitter = ThreadLocalRandom.current().nextDouble();
+        long[] startedAt = new long[1];
         Step step = runner.run(tx -> {
+            startedAt[0] = -1;
             JobRecord r = JobIndex.load(tx, type, id);
             if (r != null && lease.equals(r.finishedLease)) {
                 return new Step(r.view(), null); // our own earlier attempt finished it
@@ -491,6 +513,7 @@ public final class JobEngine {
             if (r.cancelRequested) {
                 return endCancelled(tx, r, now);
             }
+            startedAt[0] = r.startedAt == null ? now : r.startedAt;
             JobIndex.stopRunning(tx, r);
             r.finishedLease = lease;
             r.data = data.orElse(r.data);
@@ -511,6 +534,9 @@ public final class JobEngine {
             JobIndex.save(tx, r, now);
             return new Step(r.view(), null);
         });
+        if (startedAt[0] >= 0) {
+            observer.finished(type, succeeded, Duration.ofNanos((now - startedAt[0]) * 1_000));
+        }
         return step.orHalt(type, id);
     }
 

@@ -52,6 +52,8 @@ final class JobIndex {
             r.due = false;
             tx.set(JobKeys.scheduled(r.type, r.scheduledAt, r.id), new byte[0]);
             count(tx, r.type, Counter.SCHEDULED, 1);
+            // An atomic add: concurrent schedulers never conflict on it.
+            tx.add(JobKeys.scheduledWatch(), 1);
         }
     }
 

@@ -19,6 +19,7 @@ import java.util.Arrays;
  * ("a", type, versionstamp)                    → id   running jobs, by last activity in commit order
  * ("v", type)                                  → versionstamp of the type's latest activity
  * ("w", type), ("w")                           → counter bumped when a job of the type / any type becomes ready
+ * ("d")                                        → counter bumped when a job is scheduled for later (wakes due timers)
  * ("c", type, counter)                         → counter (atomic ADD) of jobs per state and result
  * ("o", at, nonce)                             → the outcome of an accept, so a retried accept after
  *                                                 commit_unknown_result returns the same jobs
@@ -144,6 +145,10 @@ final class JobKeys {
 
     static byte[] anyReadyWatch() {
         return Tuple.from("w").pack();
+    }
+
+    static byte[] scheduledWatch() {
+        return Tuple.from("d").pack();
     }
 
     static byte[] count(String type, Counter counter) {

@@ -38,16 +38,24 @@ public final class JobWaits implements AutoCloseable {
 
     /** Accept, waiting up to {@code wait} for a job if none is due now ({@link Duration#ZERO}: answer at once). */
     public CompletionStage<List<LeasedJob>> accept(AcceptRequest request, Duration wait) {
+        long asked = System.nanoTime();
         if (closed) {
             return CompletableFuture.completedFuture(List.of());
         }
         if (wait.isZero() || wait.isNegative()) {
             // Nothing to wait for: answer on the caller's (worker) thread, not the small waits pool.
-            return CompletableFuture.completedFuture(engine.accept(request));
+            List<LeasedJob> jobs = engine.accept(request);
+            engine.observer().acceptAnswered(Duration.ofNanos(System.nanoTime() - asked), jobs.size());
+            return CompletableFuture.completedFuture(jobs);
         }
         AcceptDispatcher.Waiter waiter = new AcceptDispatcher.Waiter(request);
         var timeout = timer.schedule(() -> waiter.result.complete(List.of()), wait.toNanos(), TimeUnit.NANOSECONDS);
-        waiter.result.whenComplete((jobs, failure) -> timeout.cancel(false));
+        waiter.result.whenComplete((jobs, failure) -> {
+            timeout.cancel(false);
+            if (jobs != null) {
+                engine.observer().acceptAnswered(Duration.ofNanos(System.nanoTime() - asked), jobs.size());
+            }
+        });
         dispatchers.computeIfAbsent(new DispatchKey(request.types(), request.maxScheduledAt()),
                 key -> new AcceptDispatcher(engine, executor, key.types(), key.maxScheduledAt())).add(waiter);
         return waiter.result;

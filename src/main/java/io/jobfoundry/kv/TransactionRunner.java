@@ -14,12 +14,15 @@ public final class TransactionRunner {
 
     private final KvStore store;
     private final RetryPolicy policy;
-    private final LongAdder retries = new LongAdder();
-    private final LongAdder conflicts = new LongAdder();
+    private final LongAdder committed = new LongAdder();
+    private final LongAdder[] retries = new LongAdder[RetryableStoreException.Reason.values().length];
 
     public TransactionRunner(KvStore store, RetryPolicy policy) {
         this.store = Objects.requireNonNull(store);
         this.policy = Objects.requireNonNull(policy);
+        for (int i = 0; i < retries.length; i++) {
+            retries[i] = new LongAdder();
+        }
     }
 
     public KvStore store() {
@@ -31,29 +34,42 @@ public final class TransactionRunner {
         long backoffNanos = policy.initialBackoff().toNanos();
         for (int attempt = 1; ; attempt++) {
             try {
-                return store.runOnce(body, policy.timeout());
+                T result = store.runOnce(body, policy.timeout());
+                committed.increment();
+                return result;
             } catch (RetryableStoreException e) {
-                if (e.reason() == RetryableStoreException.Reason.CONFLICT) {
-                    conflicts.increment();
-                }
                 if (attempt >= policy.maxAttempts()) {
                     throw new RetriesExhaustedException(attempt, e);
                 }
-                retries.increment();
+                retries[e.reason().ordinal()].increment();
                 pause(backoffNanos);
                 backoffNanos = Math.min(policy.maxBackoff().toNanos(), Math.max(1, backoffNanos * 2));
             }
         }
     }
 
-    /** Attempts that were run again, since start. */
-    public long retries() {
-        return retries.sum();
+    /** Transactions that committed (read-only ones included), since start. */
+    public long committed() {
+        return committed.sum();
     }
 
-    /** Attempts that failed on a conflict, since start. */
+    /** Attempts that were run again, since start. */
+    public long retries() {
+        long sum = 0;
+        for (LongAdder adder : retries) {
+            sum += adder.sum();
+        }
+        return sum;
+    }
+
+    /** Attempts run again because the previous one failed for {@code reason}, since start. */
+    public long retries(RetryableStoreException.Reason reason) {
+        return retries[reason.ordinal()].sum();
+    }
+
+    /** Attempts that failed on a conflict and were run again, since start. */
     public long conflicts() {
-        return conflicts.sum();
+        return retries(RetryableStoreException.Reason.CONFLICT);
     }
 
     private static void pause(long maxNanos) {

@@ -1,30 +1,41 @@
 package io.jobfoundry.service;
 
 import io.jobfoundry.jobs.ActivityMonitor;
+import io.jobfoundry.jobs.DueTimer;
 import io.jobfoundry.jobs.DueWaker;
 import io.jobfoundry.jobs.EngineOptions;
 import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.JobWaits;
 import io.jobfoundry.jobs.OutcomeRetention;
 import io.jobfoundry.kv.TransactionRunner;
+import io.jobfoundry.metrics.JobGauges;
+import io.jobfoundry.metrics.MicrometerJobObserver;
+import io.jobfoundry.metrics.StoreMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
 
 /** The engine and what runs around it, assembled once per process. */
 @ApplicationScoped
 public class EngineProducer {
 
+    private static final Logger LOG = Logger.getLogger(EngineProducer.class);
+
     /** Transactions of blocked accepts and subscriptions; short, so a few threads serve thousands of waiters. */
     private static final int WAIT_THREADS = 4;
+    /** Job gauges are re-read at most this often, however often Prometheus scrapes. */
+    private static final Duration GAUGE_MAX_AGE = Duration.ofSeconds(5);
 
     @Produces
     @DefaultBean
@@ -35,10 +46,23 @@ public class EngineProducer {
 
     @Produces
     @Singleton
-    JobEngine engine(TransactionRunner runner, Clock clock, JobfoundryConfig config) {
+    JobEngine engine(TransactionRunner runner, Clock clock, JobfoundryConfig config, MeterRegistry registry) {
         // FoundationDB runs transactions concurrently: spread accepts over the head of the queue.
         int window = config.store() == JobfoundryConfig.StoreKind.FDB ? 16 : 1;
-        return new JobEngine(runner, clock, new EngineOptions(window, EngineOptions.DEFAULT.maxDataBytes()));
+        return new JobEngine(runner, clock, new EngineOptions(window, EngineOptions.DEFAULT.maxDataBytes()),
+                new MicrometerJobObserver(registry));
+    }
+
+    @Produces
+    @Singleton
+    StoreMetrics storeMetrics(TransactionRunner runner) {
+        return new StoreMetrics(runner);
+    }
+
+    @Produces
+    @Singleton
+    JobGauges jobGauges(JobEngine engine) {
+        return new JobGauges(engine, GAUGE_MAX_AGE);
     }
 
     @Produces
@@ -63,6 +87,18 @@ public class EngineProducer {
     @Singleton
     DueWaker dueWaker(JobEngine engine) {
         return new DueWaker(engine);
+    }
+
+    @Produces
+    @Singleton
+    DueTimer dueTimer(DueWaker waker, JobEngine engine, JobfoundryConfig config) {
+        ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(daemons("jobfoundry-due-timer"));
+        return new DueTimer(waker, engine, thread, config.monitor().dueInterval(), result -> result.promoted()
+                .forEach((type, count) -> LOG.debugf("due timer: %d job(s) of type %s due", count, type)));
+    }
+
+    void close(@Disposes DueTimer timer) {
+        timer.close();
     }
 
     @Produces

@@ -31,6 +31,8 @@ public interface JobfoundryConfig {
 
     Health health();
 
+    Monitor monitor();
+
     interface Embedded {
         /** The SQLite file; its folders are created. */
         @WithDefault("data/jobfoundry.db")
@@ -71,5 +73,22 @@ public interface JobfoundryConfig {
         /** How long readiness waits for the store to answer. */
         @WithDefault("2s")
         Duration storeTimeout();
+    }
+
+    interface Monitor {
+        /** How often the activity monitor looks for running jobs whose processor went quiet. */
+        @WithDefault("1s")
+        Duration activityInterval();
+
+        /**
+         * The longest the due timer sleeps. It wakes at each scheduled job's time and whenever a
+         * job is scheduled, so this is only a safety net.
+         */
+        @WithDefault("1s")
+        Duration dueInterval();
+
+        /** Whether the monitors run; tests switch them off and drive {@code runOnce()} themselves. */
+        @WithDefault("true")
+        boolean enabled();
     }
 }

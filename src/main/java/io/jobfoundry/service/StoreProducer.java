@@ -5,6 +5,8 @@ import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.TransactionRunner;
 import io.jobfoundry.kv.embedded.EmbeddedOptions;
 import io.jobfoundry.kv.embedded.EmbeddedStore;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.MemorySize;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,19 +28,21 @@ public class StoreProducer {
     @Produces
     @Singleton
     @Startup
-    KvStore store(JobfoundryConfig config) {
+    KvStore store(JobfoundryConfig config, MeterRegistry registry) {
         KvStore store = switch (config.store()) {
-            case EMBEDDED -> openEmbedded(config.embedded());
+            case EMBEDDED -> openEmbedded(config.embedded(), DistributionSummary.builder("jobfoundry.store.commit.batch")
+                    .description("Transactions made durable together by one sync of the embedded store (group commit)")
+                    .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024).register(registry));
             case FDB -> FdbStoreOpener.open(config.fdb());
         };
         LOG.infof("Jobfoundry store: %s", store.describe());
         return store;
     }
 
-    private static KvStore openEmbedded(JobfoundryConfig.Embedded embedded) {
+    private static KvStore openEmbedded(JobfoundryConfig.Embedded embedded, DistributionSummary batches) {
         EmbeddedOptions options = new EmbeddedOptions(embedded.path(), embedded.durability(), embedded.maxBatch(),
                 embedded.maxSize().map(MemorySize::asLongValue).orElse(0L));
-        return EmbeddedStore.open(options);
+        return EmbeddedStore.open(options, batches::record);
     }
 
     void close(@Disposes KvStore store) {

@@ -28,7 +28,7 @@ class LayersTest {
         noClasses().that().resideInAPackage("io.jobfoundry.kv..")
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "io.jobfoundry.jobs..", "io.jobfoundry.api..", "io.jobfoundry.monitors..",
-                        "io.jobfoundry.repeat..", "io.jobfoundry.service..")
+                        "io.jobfoundry.repeat..", "io.jobfoundry.service..", "io.jobfoundry.metrics..", "io.micrometer..")
                 .check(classes);
     }
 
@@ -66,7 +66,7 @@ class LayersTest {
         noClasses().that().resideInAPackage("io.jobfoundry.jobs..")
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "io.jobfoundry.api..", "io.jobfoundry.monitors..", "io.jobfoundry.service..",
-                        "jakarta.ws.rs..", "io.vertx..")
+                        "io.jobfoundry.metrics..", "io.micrometer..", "jakarta.ws.rs..", "io.vertx..")
                 .check(classes);
     }
 }

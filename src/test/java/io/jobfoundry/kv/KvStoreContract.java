@@ -443,6 +443,8 @@ public abstract class KvStoreContract {
         assertEquals("done", result);
         assertArrayEquals(bytes("attempt 3"), runner.run(tx -> tx.get(key("r"))));
         assertEquals(2, runner.conflicts());
+        assertEquals(2, runner.retries());
+        assertEquals(2, runner.committed(), "the write and the read");
 
         TransactionRunner stingy = new TransactionRunner(store,
                 new RetryPolicy(2, Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO));

@@ -1,0 +1,116 @@
+package io.jobfoundry.jobs;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs the {@link DueWaker} when the next scheduled job falls due, not on a fixed poll: after each
+ * run it sleeps until the earliest scheduled time it saw, and a watch on the store's
+ * scheduled-jobs counter wakes it early when any replica schedules a job — so a job scheduled for
+ * later reaches a waiting worker within milliseconds of its time. {@code maxSleep} bounds the
+ * sleep as a safety net (a watch lost to a store error, a clock that jumped).
+ *
+ * <p>Runs on one thread of {@code executor}, never concurrently with itself. The executor's
+ * delays are real time; the instants it aims at come from the engine's clock.
+ */
+public final class DueTimer implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(DueTimer.class);
+    /** Wake-ups closer together than this are coalesced: a burst of scheduled adds costs one run. */
+    private static final Duration COALESCE = Duration.ofMillis(5);
+
+    private final DueWaker waker;
+    private final JobEngine engine;
+    private final ScheduledExecutorService executor;
+    private final Duration maxSleep;
+    private final Consumer<DueWaker.Result> onRun;
+    private ScheduledFuture<?> next;
+    private Instant nextAt;
+    private CompletableFuture<Void> watch = CompletableFuture.completedFuture(null);
+    private boolean closed;
+
+    public DueTimer(DueWaker waker, JobEngine engine, ScheduledExecutorService executor, Duration maxSleep,
+            Consumer<DueWaker.Result> onRun) {
+        this.waker = waker;
+        this.engine = engine;
+        this.executor = executor;
+        this.maxSleep = maxSleep;
+        this.onRun = onRun;
+    }
+
+    /** Runs the waker now, then keeps it running at each due time. */
+    public synchronized void start() {
+        schedule(Duration.ZERO);
+    }
+
+    private void run() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            next = null;
+            nextAt = null;
+        }
+        Duration sleep = maxSleep;
+        try {
+            // Armed before the scan: a job scheduled while the scan runs fires it, never slips by.
+            CompletableFuture<Void> armed = engine.runner().run(tx -> tx.watch(JobKeys.scheduledWatch()));
+            replaceWatch(armed);
+            DueWaker.Result result = waker.runOnce();
+            onRun.accept(result);
+            if (result.nextDue().isPresent()) {
+                Duration untilDue = Duration.between(engine.clock().instant(), result.nextDue().get());
+                sleep = untilDue.compareTo(maxSleep) < 0 ? untilDue : maxSleep;
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "due timer: promoting due jobs failed; retrying in %s", maxSleep);
+        }
+        schedule(sleep.isNegative() ? Duration.ZERO : sleep);
+    }
+
+    private void replaceWatch(CompletableFuture<Void> armed) {
+        synchronized (this) {
+            watch.cancel(false);
+            watch = armed;
+        }
+        armed.whenComplete((ignored, failure) -> {
+            if (!(failure instanceof CancellationException)) {
+                synchronized (this) {
+                    schedule(COALESCE);
+                }
+            }
+        });
+    }
+
+    /** Runs after {@code delay}, unless a run is already due sooner. */
+    private void schedule(Duration delay) {
+        if (closed) {
+            return;
+        }
+        Instant at = Instant.now().plus(delay);
+        if (next != null && !next.isDone() && !nextAt.isAfter(at)) {
+            return;
+        }
+        if (next != null) {
+            next.cancel(false);
+        }
+        nextAt = at;
+        next = executor.schedule(this::run, delay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        watch.cancel(false);
+        if (next != null) {
+            next.cancel(false);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.jobfoundry.metrics;
+
+import io.jobfoundry.jobs.Counts;
+import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.jobs.TypeInfo;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToLongFunction;
+import org.jboss.logging.Logger;
+
+/**
+ * {@code jobfoundry.jobs{type, state}}: jobs per type and state, from the per-type counters the
+ * engine keeps in the same transactions as the jobs — one small read per type, never a scan of
+ * the jobs. A scrape refreshes them at most once per {@code maxAge}; a type's gauges appear at the
+ * first refresh that sees it.
+ */
+public final class JobGauges implements MeterBinder {
+
+    private static final Logger LOG = Logger.getLogger(JobGauges.class);
+    private static final Map<String, ToLongFunction<Counts>> STATES = Map.of(
+            "pending", Counts::pending, "due", Counts::due, "running", Counts::running,
+            "succeeded", Counts::succeeded, "failed", Counts::failed, "cancelled", Counts::cancelled);
+
+    private final JobEngine engine;
+    private final Duration maxAge;
+    private final Map<String, Counts> counts = new ConcurrentHashMap<>();
+    private final Set<String> registered = ConcurrentHashMap.newKeySet();
+    private volatile MeterRegistry registry;
+    private volatile long refreshedAt;
+
+    public JobGauges(JobEngine engine, Duration maxAge) {
+        this.engine = engine;
+        this.maxAge = maxAge;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        this.registry = registry;
+        refresh();
+    }
+
+    /** Reads every type's counters now and registers the gauges of types not seen before. */
+    public synchronized void refresh() {
+        refreshedAt = System.nanoTime();
+        try {
+            for (TypeInfo type : engine.types()) {
+                counts.put(type.type(), type.counts());
+                if (registered.add(type.type())) {
+                    register(type.type());
+                }
+            }
+        } catch (RuntimeException e) {
+            // A scrape must not fail because the store is briefly away: the last counts stand.
+            LOG.debugf(e, "job gauges: counts not refreshed");
+        }
+    }
+
+    private void register(String type) {
+        STATES.forEach((state, value) -> Gauge.builder("jobfoundry.jobs", () -> current(type, value))
+                .description("Jobs by type and state (pending includes due)")
+                .tags("type", type, "state", state).register(registry));
+    }
+
+    private double current(String type, ToLongFunction<Counts> value) {
+        if (System.nanoTime() - refreshedAt > maxAge.toNanos()) {
+            refresh();
+        }
+        Counts now = counts.get(type);
+        return now == null ? 0 : value.applyAsLong(now);
+    }
+}

@@ -1,0 +1,92 @@
+package io.jobfoundry.api;
+
+import static io.jobfoundry.api.Api.json;
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobfoundry.jobs.ActivityMonitor;
+import io.jobfoundry.metrics.JobGauges;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** {@code /q/metrics}: what an operator graphs and alerts on, labelled by type and never by job. */
+@QuarkusTest
+class MetricsTest {
+
+    @Inject
+    TestClock clock;
+
+    @Inject
+    ActivityMonitor activityMonitor;
+
+    @Inject
+    JobGauges gauges;
+
+    @Test
+    void jobsMovingThroughTheQueueShowInCountersHistogramsAndGauges() {
+        String type = Api.type("metrics");
+        Api.put(type, "a", "{}").statusCode(201);
+        Api.put(type, "b", "{}").statusCode(201);
+        Api.put(type, "c", "{}").statusCode(201);
+        Api.finish(type, "a", Api.succeeded(Api.acceptOne(type))).statusCode(200);
+        Api.finish(type, "b", "{\"lease\":\"" + Api.acceptOne(type) + "\",\"outcome\":\"failed\",\"error\":\"boom\"}")
+                .statusCode(200);
+        Api.acceptOne(type); // c; b waits for its retry
+        gauges.refresh();
+
+        String metrics = scrape();
+        assertEquals(3.0, value(metrics, "jobfoundry_jobs_accepted_total", "type=\"" + type + "\""), 0.0);
+        assertEquals(1.0, value(metrics, "jobfoundry_jobs_finished_total", "outcome=\"succeeded\"", "type=\"" + type + "\""), 0.0);
+        assertEquals(1.0, value(metrics, "jobfoundry_jobs_finished_total", "outcome=\"failed\"", "type=\"" + type + "\""), 0.0);
+        assertEquals(3.0, value(metrics, "jobfoundry_jobs_wait_seconds_count", "type=\"" + type + "\""), 0.0);
+        assertEquals(1.0, value(metrics, "jobfoundry_jobs_run_seconds_count", "outcome=\"succeeded\"", "type=\"" + type + "\""), 0.0);
+        assertEquals(1.0, value(metrics, "jobfoundry_jobs", "state=\"running\"", "type=\"" + type + "\""), 0.0);
+        assertEquals(1.0, value(metrics, "jobfoundry_jobs", "state=\"succeeded\"", "type=\"" + type + "\""), 0.0);
+        assertEquals(1.0, value(metrics, "jobfoundry_jobs", "state=\"pending\"", "type=\"" + type + "\""), 0.0,
+                "the failed run waits for its retry");
+        assertTrue(value(metrics, "jobfoundry_store_transactions_total") > 0);
+        assertTrue(value(metrics, "jobfoundry_store_commit_batch_count") > 0);
+        assertTrue(value(metrics, "jobfoundry_accept_wait_seconds_count", "outcome=\"jobs\"") >= 3);
+        assertTrue(metrics.contains("jobfoundry_store_retries_total{reason=\"conflict\"}"));
+        assertFalse(metrics.contains("/v1/jobs/" + type), "request paths are labelled by template, not by type and id");
+    }
+
+    @Test
+    void activityTimeoutsCountAsRequeued() {
+        String type = Api.type("metrics-quiet");
+        json("{\"activityTimeout\":5}").put("/v1/types/{type}", type).then().statusCode(200);
+        Api.put(type, "j", "{}").statusCode(201);
+        Api.acceptOne(type);
+        activityMonitor.runOnce();
+        clock.advance(Duration.ofSeconds(6));
+        activityMonitor.runOnce();
+
+        assertEquals(1.0, value(scrape(), "jobfoundry_jobs_requeued_total", "type=\"" + type + "\""), 0.0);
+    }
+
+    private static String scrape() {
+        return given().get("/q/metrics").then().statusCode(200).extract().asString();
+    }
+
+    /** The sample of {@code name} whose labels include every one of {@code labels}. */
+    private static double value(String metrics, String name, String... labels) {
+        Matcher sample = Pattern.compile("(?m)^" + name + "(\\{[^}]*})? (\\S+)$").matcher(metrics);
+        while (sample.find()) {
+            String found = sample.group(1) == null ? "" : sample.group(1);
+            boolean all = true;
+            for (String label : labels) {
+                all &= found.contains(label);
+            }
+            if (all) {
+                return Double.parseDouble(sample.group(2));
+            }
+        }
+        throw new AssertionError(name + " with " + String.join(",", labels) + " is not in the metrics:\n" + metrics);
+    }
+}
