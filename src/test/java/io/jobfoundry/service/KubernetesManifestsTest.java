@@ -18,6 +18,7 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -111,19 +112,31 @@ class KubernetesManifestsTest {
             ConfigMappings.getProperties(ConfigMappings.ConfigClass.configClass(mapping)).keySet()
                     .forEach(property -> mapped.add(environmentName(property)));
         }
-        Set<String> known = new TreeSet<>();
-        config.getPropertyNames().forEach(property -> known.add(environmentName(property)));
+        Set<String> quarkus = quarkusRuntimeProperties();
         for (Map.Entry<String, List<JsonNode>> variant : variants().entrySet()) {
             for (JsonNode env : container(workload(variant.getValue())).path("env")) {
                 String name = env.path("name").asText();
                 boolean ok = name.startsWith("JOBFOUNDRY_") ? mapped.contains(name)
-                        : name.startsWith("QUARKUS_") ? known.contains(name)
+                        : name.startsWith("QUARKUS_") ? quarkus.contains(name)
                         : NOT_CONFIGURATION.contains(name);
                 assertTrue(ok, variant.getKey() + ": " + name + " is no configuration property the application has");
             }
             String store = env(variant.getValue(), "JOBFOUNDRY_STORE");
             assertNotNull(store, variant.getKey() + " names its store");
             JobfoundryConfig.StoreKind.valueOf(store.toUpperCase(Locale.ROOT));
+        }
+    }
+
+    @Test
+    void podsGetTheTimeToDrainOnShutdown() throws IOException {
+        Duration timeout = config.getValue("quarkus.shutdown.timeout", Duration.class);
+        for (Map.Entry<String, List<JsonNode>> variant : variants().entrySet()) {
+            String delay = env(variant.getValue(), "QUARKUS_SHUTDOWN_DELAY");
+            assertNotNull(delay, variant.getKey() + ": a shutdown delay while the endpoints are withdrawn");
+            Duration drain = Duration.parse("PT" + delay.toUpperCase(Locale.ROOT)).plus(timeout);
+            JsonNode pod = workload(variant.getValue()).path("spec").path("template").path("spec");
+            long grace = pod.path("terminationGracePeriodSeconds").asLong(30); // Kubernetes' default
+            assertTrue(grace > drain.toSeconds(), variant.getKey() + ": " + grace + " s to drain " + drain);
         }
     }
 
@@ -401,6 +414,30 @@ class KubernetesManifestsTest {
             }
         }
         return "other";
+    }
+
+    /**
+     * The environment names of every Quarkus property that can be set when the application runs,
+     * from the configuration model each extension ships ({@code META-INF/quarkus-config-doc}):
+     * build-time properties set on a pod would be ignored.
+     */
+    private static Set<String> quarkusRuntimeProperties() throws IOException {
+        Set<String> names = new TreeSet<>();
+        ObjectMapper json = new ObjectMapper();
+        var models = Thread.currentThread().getContextClassLoader()
+                .getResources("META-INF/quarkus-config-doc/quarkus-config-model.json");
+        while (models.hasMoreElements()) {
+            try (InputStream in = models.nextElement().openStream()) {
+                // A property is {"path": {"property", "environmentVariable"}, "phase", ...}.
+                for (JsonNode property : json.readTree(in).findParents("path")) {
+                    if ("RUN_TIME".equals(property.path("phase").asText())) {
+                        names.add(property.path("path").path("environmentVariable").asText());
+                    }
+                }
+            }
+        }
+        assertTrue(names.contains("QUARKUS_HTTP_PORT"), "the configuration models were found: " + names.size());
+        return names;
     }
 
     /** MicroProfile Config's environment name of a property: non-alphanumerics to _, upper case. */
