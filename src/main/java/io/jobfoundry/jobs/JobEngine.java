@@ -5,6 +5,7 @@ import io.jobfoundry.jobs.JobKeys.Counter;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvReads;
 import io.jobfoundry.kv.KvTransaction;
+import io.jobfoundry.kv.Sync;
 import io.jobfoundry.kv.TransactionRunner;
 import io.jobfoundry.repeat.Repeat;
 import java.nio.charset.StandardCharsets;
@@ -383,7 +384,7 @@ public final class JobEngine {
                 }
             }
             return new AcceptBatch(result, wake);
-        });
+        }, Sync.DEFERRABLE); // a lease lost to a power failure only makes its holder's next call halt
         committed.get().commit();
         for (List<LeasedJob> handed : batch.jobs()) {
             for (LeasedJob leased : handed) {
@@ -485,7 +486,7 @@ public final class JobEngine {
             r.data = data.orElse(r.data);
             JobIndex.recordActivity(tx, r, now, 0);
             return new Step(r.view(), null);
-        });
+        }, Sync.DEFERRABLE); // a heartbeat lost to a power failure is a late heartbeat
         return step.orHalt(type, id);
     }
 

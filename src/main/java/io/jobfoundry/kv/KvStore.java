@@ -16,6 +16,11 @@ public interface KvStore extends AutoCloseable {
      */
     <T> T runOnce(TransactionBody<T> body, Duration timeout);
 
+    /** {@link #runOnce(TransactionBody, Duration)}, with when the commit must be synced; most stores always sync. */
+    default <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
+        return runOnce(body, timeout);
+    }
+
     /** A short description for logs and health checks, such as the file or the cluster file. */
     String describe();
 

@@ -31,10 +31,15 @@ public final class TransactionRunner {
 
     /** Runs {@code body} as a transaction until one attempt commits, or the policy gives up. */
     public <T> T run(TransactionBody<T> body) {
+        return run(body, Sync.ON_COMMIT);
+    }
+
+    /** {@link #run(TransactionBody)}, whose commit may be acknowledged before it is synced (see {@link Sync}). */
+    public <T> T run(TransactionBody<T> body, Sync sync) {
         long backoffNanos = policy.initialBackoff().toNanos();
         for (int attempt = 1; ; attempt++) {
             try {
-                T result = store.runOnce(body, policy.timeout());
+                T result = store.runOnce(body, policy.timeout(), sync);
                 committed.increment();
                 return result;
             } catch (RetryableStoreException e) {

@@ -1,5 +1,8 @@
 package io.jobfoundry.bench;
 
+import io.jobfoundry.bench.compare.CompareBench;
+import io.jobfoundry.bench.compare.ReportBench;
+import io.jobfoundry.bench.load.LoadBench;
 import java.util.Arrays;
 
 /**
@@ -19,8 +22,12 @@ public final class Bench {
             case "repeat" -> RepeatBench.main(rest);
             case "engine" -> EngineBench.main(rest);
             case "rest" -> RestBench.main(rest);
+            case "load" -> LoadBench.main(rest);
+            case "compare" -> CompareBench.main(rest);
+            case "report" -> ReportBench.main(rest);
             default -> {
-                System.err.println("usage: Bench kv [seconds] | repeat | engine scale|noisy | rest throughput|handoff");
+                System.err.println("usage: Bench kv [seconds] | repeat | engine scale|noisy | rest throughput|handoff"
+                        + " | load SCENARIO [options] | compare SYSTEM [options] | report DIR");
                 System.exit(2);
             }
         }

@@ -34,8 +34,13 @@ public final class FaultInjectingStore implements KvStore {
 
     @Override
     public <T> T runOnce(TransactionBody<T> body, Duration timeout) {
+        return runOnce(body, timeout, Sync.ON_COMMIT);
+    }
+
+    @Override
+    public <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
         if (!enabled || !strike()) {
-            return delegate.runOnce(body, timeout);
+            return delegate.runOnce(body, timeout, sync);
         }
         injected.incrementAndGet();
         boolean after = switch (mode) {
@@ -44,7 +49,7 @@ public final class FaultInjectingStore implements KvStore {
             case BOTH -> coin();
         };
         if (after) {
-            delegate.runOnce(body, timeout);
+            delegate.runOnce(body, timeout, sync);
             throw new RetryableStoreException(RetryableStoreException.Reason.COMMIT_UNKNOWN, describe(), null);
         }
         // Run the body for real, then refuse to commit it: its reads and writes happened and vanish.
@@ -54,7 +59,7 @@ public final class FaultInjectingStore implements KvStore {
         return delegate.runOnce(tx -> {
             body.apply(tx);
             throw fault;
-        }, timeout);
+        }, timeout, sync);
     }
 
     private synchronized boolean strike() {

@@ -431,6 +431,17 @@ public abstract class KvStoreContract {
     // ---- retries, timeouts and limits ----------------------------------------------------------
 
     @Test
+    void aDeferrableCommitIsACommitLikeAnyOther() throws Exception {
+        CompletableFuture<Void> watch = runner.run(tx -> tx.watch(key("w")));
+        runner.run(tx -> {
+            tx.set(key("w"), bytes("changed"));
+            return null;
+        }, Sync.DEFERRABLE);
+        watch.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertArrayEquals(bytes("changed"), runner.run(tx -> tx.get(key("w"))));
+    }
+
+    @Test
     void theRunnerRetriesRetryableFailuresAndGivesUpAtItsLimit() {
         AtomicInteger attempts = new AtomicInteger();
         String result = runner.run(tx -> {

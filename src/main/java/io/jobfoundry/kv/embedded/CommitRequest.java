@@ -13,6 +13,7 @@ final class CommitRequest<T> {
 
     final TransactionBody<T> body;
     final long deadlineNanos;
+    final boolean deferSync;
     final CompletableFuture<T> outcome = new CompletableFuture<>();
     private final AtomicInteger state = new AtomicInteger(QUEUED);
 
@@ -21,9 +22,10 @@ final class CommitRequest<T> {
     T value;
     boolean succeeded;
 
-    CommitRequest(TransactionBody<T> body, long deadlineNanos) {
+    CommitRequest(TransactionBody<T> body, long deadlineNanos, boolean deferSync) {
         this.body = body;
         this.deadlineNanos = deadlineNanos;
+        this.deferSync = deferSync;
     }
 
     /** The committer takes the request; false if the caller already gave up on it. */

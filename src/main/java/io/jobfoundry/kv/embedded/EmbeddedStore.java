@@ -3,6 +3,7 @@ package io.jobfoundry.kv.embedded;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreException;
+import io.jobfoundry.kv.Sync;
 import io.jobfoundry.kv.TransactionBody;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -45,7 +46,7 @@ public final class EmbeddedStore implements KvStore {
     private volatile boolean closed;
 
     private EmbeddedStore(Path path, StoreFileLock lock, SqliteKeySpace keys, LongConsumer batchSizes,
-            int maxBatch) throws SQLException {
+            int maxBatch, boolean fsync) throws SQLException {
         this.path = path;
         this.name = "embedded:" + path;
         this.lock = lock;
@@ -56,7 +57,7 @@ public final class EmbeddedStore implements KvStore {
             return thread;
         });
         this.watches = new WatchRegistry(notifier);
-        this.committer = new GroupCommitter(keys, name, maxBatch, watches, batchSizes);
+        this.committer = new GroupCommitter(keys, name, maxBatch, watches, batchSizes, fsync);
         this.committerThread = new Thread(committer, "jobfoundry-embedded-committer");
         this.committerThread.setDaemon(true);
         this.committerThread.start();
@@ -83,7 +84,8 @@ public final class EmbeddedStore implements KvStore {
         SqliteKeySpace keys = null;
         try {
             keys = new SqliteKeySpace(connect(path, options));
-            return new EmbeddedStore(path, lock, keys, batchSizes, options.maxBatch());
+            return new EmbeddedStore(path, lock, keys, batchSizes, options.maxBatch(),
+                    options.durability() == Durability.FSYNC);
         } catch (SQLException e) {
             closeQuietly(keys);
             lock.close();
@@ -120,6 +122,11 @@ public final class EmbeddedStore implements KvStore {
 
     @Override
     public <T> T runOnce(TransactionBody<T> body, Duration timeout) {
+        return runOnce(body, timeout, Sync.ON_COMMIT);
+    }
+
+    @Override
+    public <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
         if (Thread.currentThread() == committerThread) {
             throw new IllegalStateException("a transaction body cannot run another transaction");
         }
@@ -127,7 +134,7 @@ public final class EmbeddedStore implements KvStore {
             throw new StoreException("the embedded store is closed", name, null);
         }
         long timeoutNanos = timeout.toNanos();
-        CommitRequest<T> request = new CommitRequest<>(body, System.nanoTime() + timeoutNanos);
+        CommitRequest<T> request = new CommitRequest<>(body, System.nanoTime() + timeoutNanos, sync == Sync.DEFERRABLE);
         committer.submit(request);
         try {
             return request.outcome.get(timeoutNanos + COMMIT_GRACE_NANOS, TimeUnit.NANOSECONDS);
@@ -164,6 +171,11 @@ public final class EmbeddedStore implements KvStore {
 
     public Path path() {
         return path;
+    }
+
+    /** Batches whose commit synced the log to disk (durability {@code fsync}), since open. */
+    public long syncedBatches() {
+        return committer.syncedBatches();
     }
 
     /** Transactions waiting for the committer: the depth of the commit queue. */

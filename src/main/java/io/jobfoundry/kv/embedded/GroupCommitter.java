@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
@@ -27,13 +28,16 @@ final class GroupCommitter implements Runnable {
     private final int maxBatch;
     private final WatchRegistry watches;
     private final LongConsumer batchSizes;
+    private final boolean fsync;
+    private final AtomicLong syncedBatches = new AtomicLong();
     private final BlockingQueue<CommitRequest<?>> queue = new LinkedBlockingQueue<>();
     private long committedVersion;
     private volatile boolean closing;
 
     GroupCommitter(SqliteKeySpace keys, String storeName, int maxBatch, WatchRegistry watches,
-            LongConsumer batchSizes) throws SQLException {
+            LongConsumer batchSizes, boolean fsync) throws SQLException {
         this.keys = keys;
+        this.fsync = fsync;
         this.storeName = storeName;
         this.maxBatch = maxBatch;
         this.watches = watches;
@@ -87,10 +91,18 @@ final class GroupCommitter implements Runnable {
         return new StoreException("the embedded store is closed", storeName, null);
     }
 
+    /** Batches committed with a sync of the log (durability {@code fsync}), since start. */
+    long syncedBatches() {
+        return syncedBatches.get();
+    }
+
     private void runBatch(List<CommitRequest<?>> batch) {
         long version = committedVersion + 1;
         List<CommitRequest<?>> started = new ArrayList<>(batch.size());
-        SQLException broken = begin();
+        // A batch of deferrable commits only (leases, heartbeats) is written, not synced: the next
+        // synced batch makes it durable with itself. One that must be synced waits for no other.
+        boolean sync = fsync && batch.stream().anyMatch(request -> !request.deferSync);
+        SQLException broken = begin(sync);
         for (CommitRequest<?> request : batch) {
             if (broken != null) {
                 break;
@@ -116,6 +128,9 @@ final class GroupCommitter implements Runnable {
         }
         if (wrote) {
             committedVersion = version;
+            if (sync) {
+                syncedBatches.incrementAndGet();
+            }
         }
         batchSizes.accept(started.size());
         acknowledge(started);
@@ -163,8 +178,11 @@ final class GroupCommitter implements Runnable {
         }
     }
 
-    private SQLException begin() {
+    private SQLException begin(boolean sync) {
         try {
+            if (fsync) {
+                keys.syncCommits(sync);
+            }
             keys.begin();
             return null;
         } catch (SQLException e) {

@@ -12,6 +12,7 @@ import io.jobfoundry.kv.KvStoreContract;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreException;
+import io.jobfoundry.kv.Sync;
 import io.jobfoundry.kv.TransactionRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +58,45 @@ class EmbeddedStoreTest extends KvStoreContract {
             return tx.versionstamp();
         }).join();
         assertTrue(before.compareTo(after) < 0, "versionstamps keep increasing across restarts");
+    }
+
+    @Test
+    void deferrableCommitsAreWrittenWithoutASyncAndTheNextSyncedCommitCoversThem() {
+        EmbeddedStore embedded = (EmbeddedStore) store; // durability fsync, the default
+        long synced = embedded.syncedBatches();
+
+        runner.run(tx -> {
+            tx.set(key("lease"), bytes("deferred"));
+            return null;
+        }, Sync.DEFERRABLE);
+        assertEquals(synced, embedded.syncedBatches(), "a lease is acknowledged without waiting for the disk");
+        assertArrayEquals(bytes("deferred"), runner.run(tx -> tx.get(key("lease"))));
+
+        runner.run(tx -> {
+            tx.set(key("job"), bytes("synced"));
+            return null;
+        });
+        assertEquals(synced + 1, embedded.syncedBatches(), "a job's creation waits for its sync");
+
+        Path file = folder.resolve("nested/folders/store.db");
+        store.close();
+        store = EmbeddedStore.open(EmbeddedOptions.at(file));
+        runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        assertArrayEquals(bytes("deferred"), runner.run(tx -> tx.get(key("lease"))));
+        assertArrayEquals(bytes("synced"), runner.run(tx -> tx.get(key("job"))));
+    }
+
+    @Test
+    void withDurabilityOsNothingWaitsForTheDisk() {
+        store.close();
+        EmbeddedStore relaxed = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("os.db")).withDurability(Durability.OS));
+        store = relaxed;
+        runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        runner.run(tx -> {
+            tx.set(key("job"), bytes("x"));
+            return null;
+        });
+        assertEquals(0, relaxed.syncedBatches());
     }
 
     @Test

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Runs one workload — producers create no-op jobs while workers fetch and complete them — against
+# Jobfoundry (durability fsync, then os) and the job servers people would otherwise pick:
+# beanstalkd (binlog on), BullMQ on Redis (AOF, everysec) and graphile-worker on PostgreSQL, one
+# after the other on this machine, each alone while it runs. Writes target/bench/compare/
+# results.{jsonl,md,json,png}. Every server listens on 127.0.0.1 on a non-default port, keeps
+# its data in a temporary folder, and is stopped on exit.
+#
+#   bench/compare.sh                          # defaults: 20,000 jobs, 16 workers, 4 producers
+#   JOBS=2000 WARMUP=200 bench/compare.sh     # a quick check
+#   SYSTEMS="jobfoundry-os beanstalkd" bench/compare.sh
+#
+# Settings (environment): JOBS (20000), WORKERS (16), PRODUCERS (4), TIMEOUT (90 s per run,
+# warm-up and measured run each), WARMUP (2000 jobs, not recorded), SYSTEMS (all five), OUT
+# (target/bench/compare), CLIENT (raw: the bench's HTTP/1.1 client; jdk: java.net.http).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+
+JOBS=${JOBS:-20000}
+WORKERS=${WORKERS:-16}
+PRODUCERS=${PRODUCERS:-4}
+TIMEOUT=${TIMEOUT:-90}
+WARMUP=${WARMUP:-2000}
+SYSTEMS=${SYSTEMS:-"jobfoundry-fsync jobfoundry-os beanstalkd bullmq graphile-worker"}
+OUT=${OUT:-target/bench/compare}
+CLIENT=${CLIENT:-raw}
+
+BENCH_WORK=$(mktemp -d /tmp/jobfoundry-compare.XXXXXX)
+chmod 755 "$BENCH_WORK" # PostgreSQL runs as its own user and must reach its data folder
+trap cleanup EXIT
+mkdir -p "$OUT/logs"
+rm -f "$OUT/results.jsonl"
+
+install_peers() {
+  local missing=()
+  command -v beanstalkd >/dev/null || missing+=(beanstalkd)
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
+  if [ ${#missing[@]} -gt 0 ]; then
+    [ "$(id -u)" = 0 ] || die "install ${missing[*]} (Debian packages) first, or run as root"
+    log "installing ${missing[*]}"
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
+  fi
+  # Debian starts its packaged servers where systemd runs; the bench starts its own instead.
+  if [ ! -d bench/node/node_modules ] || [ bench/node/package-lock.json -nt bench/node/node_modules ]; then
+    log "npm install in bench/node (bullmq, ioredis, graphile-worker, as locked)"
+    # Not `npm ci`: npm 11 leaves other platforms' optional packages (msgpackr-extract) out of
+    # the lock and then refuses it; `install --no-save` takes the locked versions, writes nothing.
+    (cd bench/node && npm install --no-save --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+# Runs the comparison workload for one system: $1 system, $2 label, $3 version, $4 durability,
+# $5 server pid, then the system's own options.
+run_compare() {
+  local system=$1 label=$2 version=$3 durability=$4 pid=$5; shift 5
+  log "running $label ($JOBS jobs, $WORKERS workers, $PRODUCERS producers)"
+  timeout $((2 * TIMEOUT + 120)) java -cp "$BENCH_CP" io.jobfoundry.bench.Bench compare "$system" \
+    --jobs "$JOBS" --workers "$WORKERS" --producers "$PRODUCERS" --timeout "$TIMEOUT" --warmup "$WARMUP" \
+    --label "$label" --version "$version" --durability "$durability" --server-pid "$pid" \
+    --out "$OUT/results.jsonl" "$@" | tee -a "$OUT/logs/bench.log"
+}
+
+jobfoundry() {
+  local mode=$1 port
+  port=$(free_port 18180)
+  start_jobfoundry "$mode" "$port" "$BENCH_WORK/jobfoundry-$mode" "$OUT/logs/jobfoundry-$mode.log"
+  local durability
+  case $mode in
+    fsync) durability='`fsync`: synced to disk before the answer (SQLite synchronous=FULL, group commit)' ;;
+    os) durability='`os`: survives a crash of the process, not of the machine (SQLite synchronous=NORMAL, WAL)' ;;
+  esac
+  run_compare jobfoundry "Jobfoundry ($mode)" "$(jobfoundry_version)" "$durability" "$JOBFOUNDRY_PID" \
+    --url "$JOBFOUNDRY_URL" --client "$CLIENT"
+  stop_pid "$JOBFOUNDRY_PID"
+}
+
+jobfoundry_version() {
+  local commit
+  commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git diff --quiet HEAD -- src pom.xml 2>/dev/null || commit="$commit+changes"
+  echo "Jobfoundry $(sed -n 's:^  <version>\(.*\)</version>:\1:p' pom.xml | head -1) ($commit), embedded store"
+}
+
+beanstalkd_run() {
+  local port dir=$BENCH_WORK/beanstalkd
+  port=$(free_port 11390)
+  mkdir -p "$dir"
+  # -b: the binlog; fsync stays at beanstalkd's default (at most every 50 ms, -f 50).
+  start_logged "$OUT/logs/beanstalkd.log" beanstalkd -l 127.0.0.1 -p "$port" -b "$dir"
+  local pid=$STARTED_PID
+  wait_until 20 port_in_use "$port" || die "beanstalkd did not start"
+  run_compare beanstalkd "beanstalkd" "$(beanstalkd -v)" \
+    "binlog on (\`-b\`), fsync at most every 50 ms (default \`-f\`)" "$pid" --port "$port"
+  stop_pid "$pid"
+}
+
+bullmq_run() {
+  local port dir=$BENCH_WORK/redis
+  port=$(free_port 16390)
+  mkdir -p "$dir"
+  # AOF only (no RDB snapshots, whose forks would land in some runs and not others).
+  start_logged "$OUT/logs/redis.log" redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" \
+    --appendonly yes --appendfsync everysec --save '' --daemonize no
+  local pid=$STARTED_PID
+  wait_until 20 redis-cli -p "$port" ping || die "redis-server did not start"
+  local aof fsync
+  aof=$(redis-cli -p "$port" config get appendonly | tail -1)
+  fsync=$(redis-cli -p "$port" config get appendfsync | tail -1)
+  run_compare bullmq "BullMQ" "bullmq $(npm_version bullmq) on $(redis-server --version | awk '{print "Redis " substr($3, 3)}')" \
+    "Redis appendonly $aof, appendfsync $fsync, no RDB" "$pid" --port "$port" --node-dir bench/node
+  stop_pid "$pid"
+}
+
+graphile_run() {
+  local port pg_bin dir=$BENCH_WORK/postgres as_pg=()
+  port=$(free_port 15490)
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  # PostgreSQL refuses to run as root: as root, run it as the postgres user the package made.
+  [ "$(id -u)" = 0 ] && as_pg=(runuser -u postgres --)
+  mkdir -p "$dir"
+  [ "$(id -u)" = 0 ] && chown postgres "$dir"
+  "${as_pg[@]}" "$pg_bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 >"$OUT/logs/initdb.log" 2>&1
+  BENCH_STOP_COMMANDS+=("${as_pg[*]} $pg_bin/pg_ctl -D $dir/data -m fast stop")
+  "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir" start >/dev/null
+  local pid url="postgres://postgres@127.0.0.1:$port/postgres" sync fsync
+  pid=$(head -1 "$dir/data/postmaster.pid")
+  sync=$(psql "$url" -Atc 'show synchronous_commit')
+  fsync=$(psql "$url" -Atc 'show fsync')
+  run_compare graphile-worker "graphile-worker" \
+    "graphile-worker $(npm_version graphile-worker) on $(psql "$url" -Atc 'show server_version' | cut -d' ' -f1 | sed 's/^/PostgreSQL /')" \
+    "PostgreSQL synchronous_commit=$sync, fsync=$fsync" "$pid" --connection "$url" --node-dir bench/node
+  "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null
+  cp "$dir/postgres.log" "$OUT/logs/postgres.log" 2>/dev/null || true
+}
+
+npm_version() { node -p "require('./bench/node/node_modules/$1/package.json').version"; }
+
+install_peers
+build_jar_and_bench "$OUT/classpath.txt"
+log "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) before the runs"
+for system in $SYSTEMS; do
+  case $system in
+    jobfoundry-fsync) jobfoundry fsync ;;
+    jobfoundry-os) jobfoundry os ;;
+    beanstalkd) beanstalkd_run ;;
+    bullmq) bullmq_run ;;
+    graphile-worker) graphile_run ;;
+    *) die "unknown system $system (jobfoundry-fsync jobfoundry-os beanstalkd bullmq graphile-worker)" ;;
+  esac
+done
+bench_java report "$OUT"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs the load generator's six scenarios (enqueue, burn-down, latency, noisy neighbour,
+# recovery, scale) against a freshly packaged Jobfoundry with a fresh store, on 127.0.0.1 and a
+# free port, and stops it on exit. Output: the console and target/bench/load/load.log.
+#
+#   bench/load.sh                         # every scenario with its defaults, durability fsync
+#   DURABILITY=os bench/load.sh
+#   bench/load.sh scale --counts 1000,100000,1000000 --timeout 1200
+#   bench/load.sh latency --rates 100,1000 --client jdk
+#
+# Arguments after the script's name go to `Bench load` (see LoadBench for every option).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+
+DURABILITY=${DURABILITY:-fsync}
+OUT=${OUT:-target/bench/load}
+BENCH_WORK=$(mktemp -d /tmp/jobfoundry-load.XXXXXX)
+trap cleanup EXIT
+mkdir -p "$OUT"
+
+build_jar_and_bench "$OUT/classpath.txt"
+port=$(free_port 18280)
+start_jobfoundry "$DURABILITY" "$port" "$BENCH_WORK/store" "$OUT/jobfoundry.log"
+log "Jobfoundry ($DURABILITY) on $JOBFOUNDRY_URL, pid $JOBFOUNDRY_PID; $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+[ $# -gt 0 ] || set -- all
+# --server-pid: the client scenario also reports the service's CPU per request.
+bench_java load "$@" --url "$JOBFOUNDRY_URL" --server-pid "$JOBFOUNDRY_PID" 2>&1 | tee "$OUT/load.log"

@@ -1,0 +1,155 @@
+package io.jobfoundry.bench.compare;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jobfoundry.bench.Options;
+import io.jobfoundry.bench.client.JobfoundryClient;
+import io.jobfoundry.bench.client.StoreTransactions;
+import io.jobfoundry.bench.http.HttpClientKind;
+import io.jobfoundry.bench.measure.CpuMeter;
+import io.jobfoundry.bench.measure.Machine;
+import io.jobfoundry.bench.measure.Percentiles;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One system's run of the comparison workload (see {@link Workload}); {@code bench/compare.sh}
+ * starts each server and calls this once per system, then {@link ReportBench} draws the results.
+ * A warm-up run of the same shape goes first, so that no system is measured cold (JIT, caches,
+ * connection set-up); only the second run is recorded.
+ * <pre>
+ * Bench compare jobfoundry|beanstalkd|bullmq|graphile-worker
+ *     [--jobs 20000] [--workers 16] [--producers 4] [--timeout 60] [--warmup 2000]
+ *     [--label TEXT] [--version TEXT] [--durability TEXT] [--server-pid PID]
+ *     [--out target/bench/compare/results.jsonl]
+ *   jobfoundry:      [--url http://127.0.0.1:8080] [--client raw|jdk]
+ *   beanstalkd:      [--port 11300]
+ *   bullmq:          [--port 6379] [--node-dir bench/node]
+ *   graphile-worker: [--connection postgres://127.0.0.1:5432/postgres] [--node-dir bench/node]
+ * </pre>
+ */
+public final class CompareBench {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Runs the workload once, on fresh queue names. */
+    @FunctionalInterface
+    private interface Runner {
+        Outcome run(Workload workload) throws Exception;
+    }
+
+    /**
+     * A system under test: the client that drives it, how it runs the workload, and — for
+     * Jobfoundry only — a connection to read the store's transaction counter from.
+     */
+    private record Subject(String client, Runner runner, Optional<HttpClientKind.ConnectionFactory> metrics) {
+    }
+
+    private CompareBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args, "jobs", "workers", "producers", "timeout", "warmup", "label", "version",
+                "durability", "server-pid", "out", "url", "client", "port", "node-dir", "connection");
+        String system = options.word(0, "");
+        Workload workload = new Workload(options.integer("jobs", 20_000), options.integer("producers", 4),
+                options.integer("workers", 16), Duration.ofSeconds(options.integer("timeout", 60)));
+        Subject subject = subject(system, options);
+        String label = options.text("label", system);
+        int warmup = options.integer("warmup", 2_000);
+        if (warmup > 0) {
+            Outcome warm = subject.runner().run(workload.withJobs(warmup));
+            System.out.printf("%s warm-up: %d jobs, %.0f jobs/s%n", label, warm.completed(), warm.jobsPerSecond());
+        }
+        String loadBefore = Machine.currentLoad();
+        int serverPid = options.integer("server-pid", 0);
+        Optional<CpuMeter> server = serverPid > 0 ? CpuMeter.start(serverPid) : Optional.empty();
+        Optional<JobfoundryClient> probe = subject.metrics().isPresent()
+                ? Optional.of(new JobfoundryClient(subject.metrics().get().open())) : Optional.empty();
+        Optional<StoreTransactions> transactions = probe.isPresent()
+                ? Optional.of(StoreTransactions.start(probe.get())) : Optional.empty();
+        Outcome outcome = subject.runner().run(workload);
+        OptionalDouble perJob = transactions.isPresent() ? transactions.get().perJob(outcome.completed())
+                : OptionalDouble.empty();
+        probe.ifPresent(JobfoundryClient::close);
+        long completed = Math.max(1, outcome.completed());
+        RunResult result = new RunResult(system, label, options.text("version", "unknown"),
+                options.text("durability", "unknown"), subject.client(), workload.jobs(), outcome.created(),
+                outcome.completed(), workload.producers(), workload.workers(), outcome.completed() == workload.jobs(),
+                outcome.seconds(), outcome.jobsPerSecond(), outcome.receipt().percentiles(),
+                perJob.isPresent() ? perJob.getAsDouble() : null, outcome.clientCpuSeconds() * 1000 / completed,
+                server.map(s -> s.seconds() * 1000 / completed).orElse(null), loadBefore, Machine.currentLoad(),
+                Instant.now().toString());
+        print(result);
+        append(Path.of(options.text("out", "target/bench/compare/results.jsonl")), result);
+    }
+
+    private static Subject subject(String system, Options options) throws IOException, InterruptedException {
+        Path nodeDir = Path.of(options.text("node-dir", "bench/node")).toAbsolutePath();
+        return switch (system) {
+            case "jobfoundry" -> {
+                URI base = options.uri("url", "http://127.0.0.1:8080");
+                HttpClientKind kind = HttpClientKind.parse(options.text("client", "raw"));
+                yield new Subject(JobfoundryQueue.client(kind),
+                        w -> JavaWorkload.run(new JobfoundryQueue(base, kind, freshName("compare-")), w),
+                        Optional.of(kind.factory(base)));
+            }
+            case "beanstalkd" -> {
+                InetSocketAddress address = new InetSocketAddress("127.0.0.1", options.integer("port", 11300));
+                yield new Subject(BeanstalkQueue.CLIENT,
+                        w -> JavaWorkload.run(new BeanstalkQueue(address, freshName("compare-")), w), Optional.empty());
+            }
+            case "bullmq" -> {
+                NodeWorkload node = new NodeWorkload(nodeDir.resolve("bullmq.mjs"),
+                        List.of("--port", Integer.toString(options.integer("port", 6379))));
+                yield new Subject("Node " + nodeVersion() + ", bench/node/bullmq.mjs", w -> node.run(w, freshName("compare-")),
+                        Optional.empty());
+            }
+            case "graphile-worker" -> {
+                NodeWorkload node = new NodeWorkload(nodeDir.resolve("graphile-worker.mjs"),
+                        List.of("--connection", options.text("connection", "postgres://127.0.0.1:5432/postgres")));
+                // graphile-worker task names are identifiers: no dashes
+                yield new Subject("Node " + nodeVersion() + ", bench/node/graphile-worker.mjs",
+                        w -> node.run(w, freshName("compare_")), Optional.empty());
+            }
+            default -> throw new IllegalArgumentException("system: jobfoundry | beanstalkd | bullmq | graphile-worker");
+        };
+    }
+
+    private static void print(RunResult r) {
+        Percentiles p = r.receiptLatency();
+        System.out.printf("%s: %d/%d jobs in %.2f s = %.0f jobs/s%s; creation→receipt %s; txn/job %s; "
+                + "CPU ms/job client %.3f server %s; load %s → %s%n", r.label(), r.completed(), r.jobs(), r.seconds(),
+                r.jobsPerSecond(), r.complete() ? "" : " (STOPPED at the time bound)", p.line(),
+                r.storeTransactionsPerJob() == null ? "n/a" : String.format("%.2f", r.storeTransactionsPerJob()),
+                r.clientCpuMsPerJob(), r.serverCpuMsPerJob() == null ? "n/a" : String.format("%.3f", r.serverCpuMsPerJob()),
+                r.loadBefore(), r.loadAfter());
+    }
+
+    private static void append(Path jsonl, RunResult result) throws IOException {
+        Files.createDirectories(jsonl.toAbsolutePath().getParent());
+        Files.writeString(jsonl, JSON.writeValueAsString(result) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+    }
+
+    private static String freshName(String prefix) {
+        return prefix + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41), 36);
+    }
+
+    private static String nodeVersion() throws IOException, InterruptedException {
+        Process node = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+        String version = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        node.waitFor();
+        return version;
+    }
+}
