@@ -14,6 +14,13 @@ import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** A processor takes due jobs, each under a lease. */
 @Path("/v1/accept")
@@ -35,6 +42,20 @@ public class AcceptResource {
      * thread, until a job is due or the wait ends. A worker that hangs up while waiting is not
      * handed a job.
      */
+    @Operation(operationId = "accept", summary = "Take due jobs, each under a lease",
+            description = "Atomically takes up to max due jobs of the named types (globs allowed): round-robin across "
+                    + "groups, the type's priority scheme within a group, oldest first. With wait the call blocks "
+                    + "until a job is due or the wait ends; a job added meanwhile is handed over at once.")
+    @Tag(name = "Processing")
+    @RequestBody(ref = "Accept")
+    @APIResponse(responseCode = "200", description = "The jobs taken, each with its lease",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(type = SchemaType.ARRAY, implementation = LeasedJobDto.class)))
+    @APIResponse(responseCode = "204", description = "No job was due within the wait")
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @POST
     @Blocking
     public CompletionStage<Response> accept(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {

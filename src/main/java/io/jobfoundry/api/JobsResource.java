@@ -29,6 +29,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Creating, reading and managing jobs, and the processor's calls on one job (API.md). */
 @Path("/v1/jobs/{type}")
@@ -49,6 +60,17 @@ public class JobsResource {
         this.config = config;
     }
 
+    @Operation(operationId = "createJob", summary = "Add a job with a generated id",
+            description = "A new pending job with a random 22-character id, due at scheduledAt (default now).")
+    @Tag(name = "Jobs")
+    @RequestBody(ref = "JobChanges")
+    @APIResponse(responseCode = "201", description = "The job was added",
+            headers = @Header(name = "Location", ref = "Location"),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @POST
     public Response create(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             @Context UriInfo uri, byte[] body) {
@@ -56,6 +78,21 @@ public class JobsResource {
         return created(uri, added);
     }
 
+    @Operation(operationId = "putJob", summary = "Add a job, or update or re-enqueue an existing one",
+            description = "couch_jobs add. New: pending. Pending: the members given are applied. Running: flagged "
+                    + "resubmit (priority, repeat, maxAttempts apply at once; scheduledAt and group to the next run; "
+                    + "data is not applied). Finished: pending again, a fresh run.")
+    @Tag(name = "Jobs")
+    @RequestBody(ref = "JobChanges")
+    @APIResponse(responseCode = "201", description = "The job was added",
+            headers = @Header(name = "Location", ref = "Location"),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDto.class)))
+    @APIResponse(responseCode = "200", description = "The job existed and was updated",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @PUT
     @Path("{id}")
     public Response put(@PathParam("type") String type, @PathParam("id") String id,
@@ -68,6 +105,21 @@ public class JobsResource {
      * The job; with {@code waitFor} the answer waits (no thread held) until the job is in that state
      * or {@code timeout} milliseconds have passed, and then is the job as it is (couch_jobs' wait).
      */
+    @Operation(operationId = "getJob", summary = "Read a job, optionally waiting until it is in a state",
+            description = "With waitFor the answer comes as soon as the job is in that state (at once if it is), or "
+                    + "with the job as it is when timeout ends: compare state to tell which (couch_jobs wait). "
+                    + "A job removed while the call waits is 404.")
+    @Tag(name = "Jobs")
+    @Parameter(name = "waitFor", in = ParameterIn.QUERY, description = "answer once the job is in this state",
+            schema = @Schema(type = SchemaType.STRING, enumeration = {"pending", "running", "finished"}))
+    @Parameter(name = "timeout", in = ParameterIn.QUERY,
+            description = "milliseconds to wait (only with waitFor); at most jobfoundry.api.max-wait",
+            schema = @Schema(type = SchemaType.INTEGER, minimum = "0", maximum = "300000", defaultValue = "30000"))
+    @APIResponse(responseCode = "200", description = "The job",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "JobNotFound")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @GET
     @Path("{id}")
     @Blocking
@@ -88,6 +140,20 @@ public class JobsResource {
     }
 
     /** Server-Sent Events: the job's current state, then each change, then its removal (JobEventStream). */
+    @Operation(operationId = "jobEvents", summary = "Follow a job's changes (Server-Sent Events)",
+            description = "First an event 'state' with the job as it is, then one with each change (a burst may "
+                    + "arrive as one event with the latest state); 'removed' with {\"type\",\"id\"} and the end of "
+                    + "the stream when the job is deleted. Each event's id is the job's revision; comments keep a "
+                    + "quiet stream alive.")
+    @Tag(name = "Jobs")
+    @APIResponse(responseCode = "200", description = "The event stream",
+            content = @Content(mediaType = MediaType.SERVER_SENT_EVENTS, schema = @Schema(type = SchemaType.STRING),
+                    examples = @ExampleObject(name = "stream", value = "id:7\nevent:state\ndata:{\"type\":\"email\","
+                            + "\"id\":\"welcome-42\",\"state\":\"running\"}\n\n:keep-alive\n\nevent:removed\n"
+                            + "data:{\"type\":\"email\",\"id\":\"welcome-42\"}\n\n")))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "JobNotFound")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @GET
     @Path("{id}/events")
     @Produces(MediaType.SERVER_SENT_EVENTS)
@@ -98,6 +164,24 @@ public class JobsResource {
     }
 
     /** {@code group=} (empty) lists the default group; leaving {@code group} out lists every group. */
+    @Operation(operationId = "listJobs", summary = "List the jobs of a type",
+            description = "In id order, one page at a time: pass the next of a page as cursor until it is null. "
+                    + "A filtered page may hold fewer than limit jobs, even none, while next is not null.")
+    @Tag(name = "Jobs")
+    @Parameter(name = "state", in = ParameterIn.QUERY, description = "only jobs in this state",
+            schema = @Schema(type = SchemaType.STRING, enumeration = {"pending", "running", "finished"}))
+    @Parameter(name = "group", in = ParameterIn.QUERY,
+            description = "only jobs of this group; empty means the default group, absent means every group",
+            schema = @Schema(type = SchemaType.STRING))
+    @Parameter(name = "limit", in = ParameterIn.QUERY, description = "the most jobs on a page",
+            schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1000", defaultValue = "100"))
+    @Parameter(name = "cursor", in = ParameterIn.QUERY, description = "the next of the previous page (opaque)",
+            schema = @Schema(type = SchemaType.STRING))
+    @APIResponse(responseCode = "200", description = "A page of jobs",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = JobListDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @GET
     public JobListDto list(@PathParam("type") String type, @QueryParam("state") String state,
             @QueryParam("limit") String limit, @QueryParam("cursor") String cursor, @Context UriInfo uri) {
@@ -109,6 +193,19 @@ public class JobsResource {
         return JobListDto.of(engine.list(type, filter, group, size, cursor));
     }
 
+    @Operation(operationId = "patchJob", summary = "Change a job's members",
+            description = "priority, repeat and maxAttempts change in any state; data, scheduledAt and group only "
+                    + "while the job is pending.")
+    @Tag(name = "Jobs")
+    @RequestBody(ref = "JobPatch")
+    @APIResponse(responseCode = "200", description = "The job as it is now",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "JobNotFound")
+    @APIResponse(responseCode = "409", ref = "Conflict")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @PATCH
     @Path("{id}")
     public JobDto patch(@PathParam("type") String type, @PathParam("id") String id,
@@ -116,6 +213,18 @@ public class JobsResource {
         return JobDto.of(engine.patch(type, id, JobBodies.changes(bodies.read(contentType, body))));
     }
 
+    @Operation(operationId = "cancelJob", summary = "Cancel a job",
+            description = "Pending: finished/cancelled at once. Running: its processor's next call gets 409 "
+                    + "cancelled and the job ends cancelled. Finished: unchanged.")
+    @Tag(name = "Jobs")
+    @RequestBody(ref = "Cancel")
+    @APIResponse(responseCode = "200", description = "The job as it is now",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "JobNotFound")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @POST
     @Path("{id}/cancel")
     public JobDto cancel(@PathParam("type") String type, @PathParam("id") String id,
@@ -124,6 +233,20 @@ public class JobsResource {
         return JobDto.of(engine.cancel(type, id));
     }
 
+    @Operation(operationId = "resubmitJob", summary = "Run a job again",
+            description = "couch_jobs resubmit. Pending: moved to scheduledAt. Running: flagged resubmit, runs again "
+                    + "after it finishes. Finished: pending again. A processor passes its lease, and is told 409 halt "
+                    + "when it is no longer the job's.")
+    @Tag(name = "Jobs")
+    @RequestBody(ref = "Resubmit")
+    @APIResponse(responseCode = "200", description = "The job as it is now",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "JobNotFound")
+    @APIResponse(responseCode = "409", ref = "Halt")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @POST
     @Path("{id}/resubmit")
     public JobDto resubmit(@PathParam("type") String type, @PathParam("id") String id,
@@ -133,6 +256,13 @@ public class JobsResource {
         return JobDto.of(engine.resubmit(type, id, at, request.string("lease").orElse(null)));
     }
 
+    @Operation(operationId = "removeJob", summary = "Remove every trace of a job",
+            description = "A processor running it gets 409 removed on its next call.")
+    @Tag(name = "Jobs")
+    @APIResponse(responseCode = "204", description = "The job was removed")
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "JobNotFound")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @DELETE
     @Path("{id}")
     public Response remove(@PathParam("type") String type, @PathParam("id") String id) {
@@ -140,6 +270,19 @@ public class JobsResource {
         return Response.noContent().build();
     }
 
+    @Operation(operationId = "heartbeat", summary = "Renew the lease, optionally report progress",
+            description = "couch_jobs update: renews the activity timeout; data (if given) replaces the job's data. "
+                    + "resubmit in the answer tells the processor the job will run again. A missing job is a halt "
+                    + "(removed), never 404.")
+    @Tag(name = "Processing")
+    @RequestBody(ref = "Heartbeat")
+    @APIResponse(responseCode = "200", description = "The job as it is now",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "409", ref = "Halt")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @POST
     @Path("{id}/heartbeat")
     public JobDto heartbeat(@PathParam("type") String type, @PathParam("id") String id,
@@ -148,6 +291,20 @@ public class JobsResource {
         return JobDto.of(engine.heartbeat(type, id, request.requiredString("lease"), request.jsonObject("data")));
     }
 
+    @Operation(operationId = "finishJob", summary = "Finish a run",
+            description = "succeeded: finished/succeeded, unless resubmit or repeat puts it back to pending (with the "
+                    + "data given here). failed: pending again after the backoff while attempts remain, else "
+                    + "finished/failed (a repeating job moves on to its next run). Repeating the same finish with the "
+                    + "same lease answers the job again.")
+    @Tag(name = "Processing")
+    @RequestBody(ref = "Finish")
+    @APIResponse(responseCode = "200", description = "The job as it is now",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = JobDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "409", ref = "Halt")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @POST
     @Path("{id}/finish")
     public JobDto finish(@PathParam("type") String type, @PathParam("id") String id,

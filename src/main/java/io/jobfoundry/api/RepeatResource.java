@@ -10,6 +10,12 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Trying out a repeat expression before giving it to a job. */
 @Path("/v1/repeat")
@@ -24,6 +30,17 @@ public class RepeatResource {
         this.bodies = bodies;
     }
 
+    @Operation(operationId = "previewRepeat", summary = "The next run times of a repeat expression",
+            description = "Each further time is computed as if the previous run had been scheduled, started and "
+                    + "finished at its time. A bad expression is 400 with a detail naming the offending part.")
+    @Tag(name = "Repeat")
+    @RequestBody(ref = "RepeatPreview")
+    @APIResponse(responseCode = "200", description = "The normalized expression and the next run times",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = RepeatPreviewDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @POST
     @Path("preview")
     public RepeatPreviewDto preview(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {

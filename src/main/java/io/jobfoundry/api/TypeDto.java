@@ -8,19 +8,31 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** A type's configuration (durations in seconds) and its counts. */
 @RegisterForReflection
+@Schema(name = "Type", description = "A type's settings (durations in seconds) and its job counts.",
+        requiredProperties = {"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "counts"})
 @JsonPropertyOrder({"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "counts"})
-public record TypeDto(String type, BigDecimal activityTimeout, int maxAttempts, List<Integer> priorityScheme,
+public record TypeDto(@Schema(examples = "email") String type,
+        @Schema(description = "seconds a running job may go without heartbeat or finish", examples = "30")
+        BigDecimal activityTimeout,
+        int maxAttempts,
+        @Schema(description = "[high, low]", minItems = 2, maxItems = 2, examples = "[2, 1]")
+        List<Integer> priorityScheme,
         Backoff backoff, CountsDto counts) {
 
     @RegisterForReflection
+    @Schema(name = "Backoff", description = "retry delays in seconds: base·2^(attempt−1), at most max",
+            requiredProperties = {"base", "max"})
     @JsonPropertyOrder({"base", "max"})
     public record Backoff(BigDecimal base, BigDecimal max) {
     }
 
     @RegisterForReflection
+    @Schema(name = "Counts", description = "jobs of the type by state; pending includes due",
+            requiredProperties = {"pending", "due", "running", "succeeded", "failed", "cancelled"})
     @JsonPropertyOrder({"pending", "due", "running", "succeeded", "failed", "cancelled"})
     public record CountsDto(long pending, long due, long running, long succeeded, long failed, long cancelled) {
     }

@@ -12,6 +12,12 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Types: their configuration and counts. */
 @Path("/v1/types")
@@ -29,11 +35,25 @@ public class TypesResource {
         this.bodies = bodies;
     }
 
+    @Operation(operationId = "listTypes", summary = "Every type, with its settings and counts, in name order")
+    @Tag(name = "Types")
+    @APIResponse(responseCode = "200", description = "The types",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = TypeListDto.class)))
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @GET
     public TypeListDto all() {
         return new TypeListDto(engine.types().stream().map(TypeDto::of).toList());
     }
 
+    @Operation(operationId = "getType", summary = "A type's settings and counts")
+    @Tag(name = "Types")
+    @APIResponse(responseCode = "200", description = "The type",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = TypeDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "TypeNotFound")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @GET
     @Path("{type}")
     public TypeDto get(@PathParam("type") String type) {
@@ -41,6 +61,18 @@ public class TypesResource {
     }
 
     /** Members left out keep the type's current value (the defaults for a type not yet used). */
+    @Operation(operationId = "configureType", summary = "Configure a type",
+            description = "Members left out keep their current value (the defaults for a new type); read and written "
+                    + "in one transaction. A changed maxAttempts applies to jobs added afterwards.")
+    @Tag(name = "Types")
+    @RequestBody(ref = "TypeSettings")
+    @APIResponse(responseCode = "200", description = "The type as it is now",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = TypeDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @PUT
     @Path("{type}")
     public TypeDto configure(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,

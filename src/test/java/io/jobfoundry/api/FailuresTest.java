@@ -10,24 +10,27 @@ import io.jobfoundry.kv.StoreException;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.junit.jupiter.api.Test;
 
 /** The answers to the server's own failures: the store (503) and bugs (500), never the details of either. */
 @QuarkusTest
 class FailuresTest {
 
-    /** Exists only in the test application: throws what the engine might. */
+    /** Exists only in the test application (and not in its OpenAPI document): throws what the engine might. */
     @Path("/test-only/failures")
     public static class FailingResource {
 
         @GET
         @Path("store")
+        @Operation(hidden = true)
         public String store() {
             throw new StoreException("transaction failed after 100 attempts", "embedded:test", null);
         }
 
         @GET
         @Path("bug")
+        @Operation(hidden = true)
         public String bug() {
             throw new IllegalStateException("secret internal detail");
         }

@@ -23,4 +23,12 @@ class HealthTest {
     void alive() {
         given().when().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
     }
+
+    @Test
+    void startedOnceStartupIsComplete() {
+        given().when().get("/q/health/started").then()
+                .statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.find { it.name == 'started' }.status", equalTo("UP"));
+    }
 }

@@ -1,0 +1,131 @@
+package io.jobfoundry.monitors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobfoundry.jobs.AcceptRequest;
+import io.jobfoundry.jobs.ActivityMonitor;
+import io.jobfoundry.jobs.EngineOptions;
+import io.jobfoundry.jobs.JobChanges;
+import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.jobs.MutableClock;
+import io.jobfoundry.jobs.OutcomeRetention;
+import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.TransactionRunner;
+import io.jobfoundry.kv.embedded.Durability;
+import io.jobfoundry.kv.embedded.EmbeddedOptions;
+import io.jobfoundry.kv.embedded.EmbeddedStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What an operator reads from the monitors: one INFO line per type and action that changed
+ * something, with the count; routine work (old outcomes forgotten) and passes that find nothing
+ * stay below INFO.
+ */
+class MonitorsLogTest {
+
+    @TempDir
+    Path folder;
+
+    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private final Logger logger = Logger.getLogger(Monitors.class.getName());
+    private Level previousLevel;
+
+    private KvStore store;
+    private MutableClock clock;
+    private JobEngine engine;
+    private Monitors monitors;
+
+    @BeforeEach
+    void start() {
+        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")).withDurability(Durability.OS));
+        clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
+        engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, EngineOptions.DEFAULT);
+        // activity() and retention() use neither the due timer nor the configuration.
+        monitors = new Monitors(new ActivityMonitor(engine), null, new OutcomeRetention(engine), null);
+        previousLevel = logger.getLevel();
+        logger.setLevel(Level.ALL); // see DEBUG too, to prove it is not INFO
+        logger.addHandler(capture);
+    }
+
+    @AfterEach
+    void stop() {
+        logger.removeHandler(capture);
+        logger.setLevel(previousLevel);
+        store.close();
+    }
+
+    @Test
+    void reenqueuedJobsAreOneInfoLinePerTypeWithTheCount() {
+        for (String id : List.of("a", "b")) {
+            engine.put("email", id, JobChanges.NONE);
+        }
+        engine.put("sms", "c", JobChanges.NONE);
+        assertEquals(2, engine.accept(new AcceptRequest(List.of("email"), 2, null, "w")).size());
+        assertEquals(1, engine.accept(new AcceptRequest(List.of("sms"), 1, null, "w")).size());
+
+        monitors.activity();
+        assertEquals(List.of(), info(), "a pass that re-enqueues nothing says nothing");
+
+        clock.advance(Duration.ofSeconds(31)); // past the default activity timeout of 30 s
+        monitors.activity();
+        List<String> lines = info();
+        assertEquals(2, lines.size(), lines.toString());
+        assertTrue(lines.contains("activity monitor: re-enqueued 2 job(s) of type email whose processor went quiet"),
+                lines.toString());
+        assertTrue(lines.contains("activity monitor: re-enqueued 1 job(s) of type sms whose processor went quiet"),
+                lines.toString());
+
+        records.clear();
+        monitors.activity();
+        assertEquals(List.of(), info(), "the same jobs are not reported again");
+    }
+
+    @Test
+    void retentionIsRoutineAndStaysBelowInfo() {
+        engine.put("email", "a", JobChanges.NONE);
+        engine.remove("email", "a"); // leaves an outcome record for retention to forget
+        clock.advance(Duration.ofHours(1));
+        monitors.retention();
+        assertEquals(List.of(), info());
+    }
+
+    private List<String> info() {
+        return records.stream().filter(r -> r.getLevel().intValue() >= Level.INFO.intValue())
+                .map(MonitorsLogTest::formatted).toList();
+    }
+
+    private static String formatted(LogRecord record) {
+        Object[] parameters = record.getParameters();
+        String message = record.getMessage();
+        // JBoss Logging's infof/debugf hand printf-style records to the log manager.
+        return parameters == null || parameters.length == 0 ? message : String.format(message, parameters);
+    }
+}

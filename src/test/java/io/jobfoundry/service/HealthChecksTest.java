@@ -1,0 +1,50 @@
+package io.jobfoundry.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.embedded.Durability;
+import io.jobfoundry.kv.embedded.EmbeddedOptions;
+import io.jobfoundry.kv.embedded.EmbeddedStore;
+import io.quarkus.runtime.StartupEvent;
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The DOWN side of the probes, which a running test application cannot show: not started, store gone. */
+class HealthChecksTest {
+
+    @TempDir
+    Path folder;
+
+    @Test
+    void notStartedUntilStartupCompletes() {
+        StartedCheck check = new StartedCheck();
+        assertEquals(HealthCheckResponse.Status.DOWN, check.call().getStatus());
+        check.started(new StartupEvent());
+        assertEquals(HealthCheckResponse.Status.UP, check.call().getStatus());
+    }
+
+    @Test
+    void notReadyWhenTheStoreDoesNotAnswer() {
+        KvStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")).withDurability(Durability.OS));
+        StoreReadiness readiness = new StoreReadiness(store, healthTimeout(Duration.ofSeconds(1)));
+        assertEquals(HealthCheckResponse.Status.UP, readiness.call().getStatus());
+        store.close();
+        HealthCheckResponse closed = readiness.call();
+        assertEquals(HealthCheckResponse.Status.DOWN, closed.getStatus());
+        assertEquals("the embedded store is closed", closed.getData().orElseThrow().get("error"));
+    }
+
+    /** Readiness reads only {@code jobfoundry.health.store-timeout}. */
+    private static JobfoundryConfig healthTimeout(Duration timeout) {
+        return (JobfoundryConfig) Proxy.newProxyInstance(JobfoundryConfig.class.getClassLoader(),
+                new Class<?>[] {JobfoundryConfig.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "health" -> (JobfoundryConfig.Health) () -> timeout;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+}
