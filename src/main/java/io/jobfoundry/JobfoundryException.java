@@ -16,4 +16,13 @@ public abstract class JobfoundryException extends RuntimeException {
     protected JobfoundryException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * For outcomes a client is told about, not defects: no stack trace is taken. Halts and unknown
+     * jobs are everyday answers to workers, and filling in a stack trace cost more than the rest
+     * of such a request.
+     */
+    protected JobfoundryException(String message, boolean stackTrace) {
+        super(message, null, false, stackTrace);
+    }
 }

@@ -9,7 +9,7 @@ public abstract class JobException extends JobfoundryException {
     private final String id;
 
     protected JobException(String message, String type, String id) {
-        super(message);
+        super(message, false);
         this.type = type;
         this.id = id;
     }
