@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -78,17 +79,27 @@ public final class JobEngine {
         return put(type, Tokens.next(), changes);
     }
 
+    /** {@link #create} without blocking; invalid input still throws at once. */
+    public CompletableFuture<Added> createAsync(String type, JobChanges changes) {
+        return putAsync(type, Tokens.next(), changes);
+    }
+
     /**
      * couch_jobs {@code add}: a new job is pending; a pending one takes the changes; a running one
      * is flagged to run again when it finishes; a finished one is pending again.
      */
     public Added put(String type, String id, JobChanges changes) {
+        return join(putAsync(type, id, changes));
+    }
+
+    /** {@link #put} without blocking; invalid input still throws at once. */
+    public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes) {
         TypeNames.checkType(type);
         TypeNames.checkId(id);
         Validated valid = validate(type, id, changes);
         long now = now();
         String nonce = Tokens.next();
-        return runner.run(tx -> {
+        return runner.runAsync(tx -> {
             TypeSettings settings = TypeRegistry.ensure(tx, type);
             JobRecord r = JobIndex.load(tx, type, id);
             if (r == null) {
@@ -123,7 +134,7 @@ public final class JobEngine {
             }
             JobIndex.save(tx, r, now);
             return new Added(r.view(), false);
-        });
+        }, Sync.ON_COMMIT);
     }
 
     public Optional<Job> get(String type, String id) {
@@ -294,8 +305,13 @@ public final class JobEngine {
 
     /** Takes up to {@code max} due jobs of the requested types, each under a fresh lease. */
     public List<LeasedJob> accept(AcceptRequest request) {
-        return acceptFor(request.types(), request.maxScheduledAt(),
-                List.of(new Claim(request.worker(), request.max())), false).jobs().get(0);
+        return join(acceptAsync(request));
+    }
+
+    /** {@link #accept} without blocking. */
+    public CompletableFuture<List<LeasedJob>> acceptAsync(AcceptRequest request) {
+        return acceptForAsync(request.types(), request.maxScheduledAt(),
+                List.of(new Claim(request.worker(), request.max())), false).thenApply(batch -> batch.jobs().get(0));
     }
 
     /** One processor's share of a batched accept. */
@@ -312,6 +328,11 @@ public final class JobEngine {
 
     /** Serves several processors that ask for the same types in one transaction (the dispatcher's batch). */
     AcceptBatch acceptFor(List<String> patterns, Instant maxScheduledAt, List<Claim> claims, boolean watch) {
+        return join(acceptForAsync(patterns, maxScheduledAt, claims, watch));
+    }
+
+    private CompletableFuture<AcceptBatch> acceptForAsync(List<String> patterns, Instant maxScheduledAt,
+            List<Claim> claims, boolean watch) {
         long now = now();
         long maxAt = maxScheduledAt == null ? now : Math.min(now, Times.micros(maxScheduledAt));
         String nonce = Tokens.next();
@@ -327,7 +348,7 @@ public final class JobEngine {
         }
         int wanted = total;
         AtomicReference<Acceptor.Round> committed = new AtomicReference<>();
-        AcceptBatch batch = runner.run(tx -> {
+        return runner.runAsync(tx -> {
             byte[] outcomeKey = JobKeys.outcome(now, nonce);
             byte[] outcome = tx.get(outcomeKey);
             List<List<LeasedJob>> result = new ArrayList<>(claims.size());
@@ -384,15 +405,32 @@ public final class JobEngine {
                 }
             }
             return new AcceptBatch(result, wake);
-        }, Sync.DEFERRABLE); // a lease lost to a power failure only makes its holder's next call halt
-        committed.get().commit();
-        for (List<LeasedJob> handed : batch.jobs()) {
-            for (LeasedJob leased : handed) {
-                Job job = leased.job();
-                observer.accepted(job.type(), positive(Duration.between(job.scheduledAt(), job.startedAt())));
+        }, Sync.DEFERRABLE).thenApply(batch -> { // a lost lease only makes its holder's next call halt
+            committed.get().commit();
+            for (List<LeasedJob> handed : batch.jobs()) {
+                for (LeasedJob leased : handed) {
+                    Job job = leased.job();
+                    observer.accepted(job.type(), positive(Duration.between(job.scheduledAt(), job.startedAt())));
+                }
             }
+            return batch;
+        });
+    }
+
+    /** The value of a future the caller waits for, failing with the engine's own exception. */
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw e;
         }
-        return batch;
     }
 
     private static Duration positive(Duration duration) {
@@ -473,12 +511,17 @@ public final class JobEngine {
 
     /** couch_jobs {@code update}: renews the activity timeout and optionally replaces the data. */
     public Job heartbeat(String type, String id, String lease, Change<String> data) {
+        return join(heartbeatAsync(type, id, lease, data));
+    }
+
+    /** {@link #heartbeat} without blocking; invalid input still throws at once. */
+    public CompletableFuture<Job> heartbeatAsync(String type, String id, String lease, Change<String> data) {
         TypeNames.checkType(type);
         TypeNames.checkId(id);
         requireLeaseGiven(lease);
         checkData(type, id, data);
         long now = now();
-        Step step = runner.run(tx -> {
+        return runner.runAsync(tx -> {
             JobRecord r = requireLease(tx, type, id, lease);
             if (r.cancelRequested) {
                 return endCancelled(tx, r, now);
@@ -486,8 +529,8 @@ public final class JobEngine {
             r.data = data.orElse(r.data);
             JobIndex.recordActivity(tx, r, now, 0);
             return new Step(r.view(), null);
-        }, Sync.DEFERRABLE); // a heartbeat lost to a power failure is a late heartbeat
-        return step.orHalt(type, id);
+        }, Sync.DEFERRABLE) // a heartbeat lost to a power failure is a late heartbeat
+                .thenApply(step -> step.orHalt(type, id));
     }
 
     /**
@@ -496,6 +539,12 @@ public final class JobEngine {
      * finished {@code failed} (a repeating job goes on to its next run).
      */
     public Job finish(String type, String id, String lease, boolean succeeded, Change<String> data, String error) {
+        return join(finishAsync(type, id, lease, succeeded, data, error));
+    }
+
+    /** {@link #finish} without blocking; invalid input still throws at once. */
+    public CompletableFuture<Job> finishAsync(String type, String id, String lease, boolean succeeded,
+            Change<String> data, String error) {
         TypeNames.checkType(type);
         TypeNames.checkId(id);
         requireLeaseGiven(lease);
@@ -504,7 +553,7 @@ public final class JobEngine {
         long now = now();
         double jitter = ThreadLocalRandom.current().nextDouble();
         long[] startedAt = new long[1];
-        Step step = runner.run(tx -> {
+        return runner.runAsync(tx -> {
             startedAt[0] = -1;
             JobRecord r = JobIndex.load(tx, type, id);
             if (r != null && lease.equals(r.finishedLease)) {
@@ -534,11 +583,12 @@ public final class JobEngine {
             }
             JobIndex.save(tx, r, now);
             return new Step(r.view(), null);
+        }, Sync.ON_COMMIT).thenApply(step -> {
+            if (startedAt[0] >= 0) {
+                observer.finished(type, succeeded, Duration.ofNanos((now - startedAt[0]) * 1_000));
+            }
+            return step.orHalt(type, id);
         });
-        if (startedAt[0] >= 0) {
-            observer.finished(type, succeeded, Duration.ofNanos((now - startedAt[0]) * 1_000));
-        }
-        return step.orHalt(type, id);
     }
 
     /** A run that ended well: again if resubmitted or repeating, else finished. */

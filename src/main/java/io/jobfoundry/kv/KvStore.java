@@ -1,6 +1,7 @@
 package io.jobfoundry.kv;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A key-value store with FoundationDB's semantics: the gateway every backend implements. It runs
@@ -19,6 +20,16 @@ public interface KvStore extends AutoCloseable {
     /** {@link #runOnce(TransactionBody, Duration)}, with when the commit must be synced; most stores always sync. */
     default <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
         return runOnce(body, timeout);
+    }
+
+    /**
+     * One attempt without blocking the caller: the future completes when the attempt committed or
+     * failed, as {@link #runOnce} would return or throw. Callbacks on it may run on the store's own
+     * thread and must be short. This default runs the attempt on a thread of its own; a store
+     * with a queue of its own (the embedded one) completes the future from it instead.
+     */
+    default <T> CompletableFuture<T> runOnceAsync(TransactionBody<T> body, Duration timeout, Sync sync) {
+        return CompletableFuture.supplyAsync(() -> runOnce(body, timeout, sync), AsyncFallback.EXECUTOR);
     }
 
     /** A short description for logs and health checks, such as the file or the cluster file. */

@@ -1,7 +1,10 @@
 package io.jobfoundry.kv;
 
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -51,6 +54,41 @@ public final class TransactionRunner {
                 backoffNanos = Math.min(policy.maxBackoff().toNanos(), Math.max(1, backoffNanos * 2));
             }
         }
+    }
+
+    /**
+     * {@link #run(TransactionBody, Sync)} without blocking: the same attempts, policy and counts,
+     * the backoff between attempts waited out by a timer, not a thread. The future fails with what
+     * {@code run} would throw.
+     */
+    public <T> CompletableFuture<T> runAsync(TransactionBody<T> body, Sync sync) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        attempt(body, sync, 1, policy.initialBackoff().toNanos(), result);
+        return result;
+    }
+
+    private <T> void attempt(TransactionBody<T> body, Sync sync, int attempt, long backoffNanos,
+            CompletableFuture<T> result) {
+        store.runOnceAsync(body, policy.timeout(), sync).whenComplete((value, failure) -> {
+            if (failure == null) {
+                committed.increment();
+                result.complete(value);
+                return;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (!(cause instanceof RetryableStoreException retryable)) {
+                result.completeExceptionally(cause);
+            } else if (attempt >= policy.maxAttempts()) {
+                result.completeExceptionally(new RetriesExhaustedException(attempt, retryable));
+            } else {
+                retries[retryable.reason().ordinal()].increment();
+                long pause = backoffNanos <= 0 ? 0 : ThreadLocalRandom.current().nextLong(backoffNanos + 1);
+                long next = Math.min(policy.maxBackoff().toNanos(), Math.max(1, backoffNanos * 2));
+                CompletableFuture.delayedExecutor(pause, TimeUnit.NANOSECONDS)
+                        .execute(() -> attempt(body, sync, attempt + 1, next, result));
+            }
+        });
     }
 
     /** Transactions that committed (read-only ones included), since start. */

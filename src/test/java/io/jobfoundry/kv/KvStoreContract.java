@@ -442,6 +442,35 @@ public abstract class KvStoreContract {
     }
 
     @Test
+    void theAsynchronousRunnerRetriesLikeTheBlockingOneAndPassesOnWhatTheBodyThrows() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        String result = runner.runAsync(tx -> {
+            tx.set(key("async"), bytes("attempt " + attempts.incrementAndGet()));
+            if (attempts.get() < 3) {
+                throw new RetryableStoreException(RetryableStoreException.Reason.CONFLICT, "test", null);
+            }
+            return "done";
+        }, Sync.ON_COMMIT).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertEquals("done", result);
+        assertEquals(2, runner.conflicts());
+        assertArrayEquals(bytes("attempt 3"), runner.run(tx -> tx.get(key("async"))));
+
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> runner.runAsync(tx -> {
+            tx.set(key("never"), bytes("x"));
+            throw new IllegalStateException("the body's own failure");
+        }, Sync.ON_COMMIT).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals("the body's own failure", refused.getCause().getMessage());
+        assertNull(runner.run(tx -> tx.get(key("never"))), "a failed body changes nothing");
+
+        TransactionRunner stingy = new TransactionRunner(store,
+                new RetryPolicy(2, Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO));
+        ExecutionException exhausted = assertThrows(ExecutionException.class, () -> stingy.runAsync(tx -> {
+            throw new RetryableStoreException(RetryableStoreException.Reason.TRANSIENT, "test", null);
+        }, Sync.ON_COMMIT).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertInstanceOf(RetriesExhaustedException.class, exhausted.getCause());
+    }
+
+    @Test
     void theRunnerRetriesRetryableFailuresAndGivesUpAtItsLimit() {
         AtomicInteger attempts = new AtomicInteger();
         String result = runner.run(tx -> {

@@ -12,9 +12,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongConsumer;
@@ -41,6 +43,8 @@ public final class EmbeddedStore implements KvStore {
     private final GroupCommitter committer;
     private final Thread committerThread;
     private final ExecutorService notifier;
+    /** Expires asynchronous commits that the committer does not answer in time. */
+    private final ScheduledExecutorService timer;
     private final WatchRegistry watches;
     private volatile boolean closed;
 
@@ -56,6 +60,11 @@ public final class EmbeddedStore implements KvStore {
             return thread;
         });
         this.watches = new WatchRegistry(notifier);
+        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "jobfoundry-embedded-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
         this.committer = new GroupCommitter(keys, name, maxBatch, watches, batchSizes, fsync);
         this.committerThread = new Thread(committer, "jobfoundry-embedded-committer");
         this.committerThread.setDaemon(true);
@@ -125,17 +134,9 @@ public final class EmbeddedStore implements KvStore {
 
     @Override
     public <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
-        if (Thread.currentThread() == committerThread) {
-            throw new IllegalStateException("a transaction body cannot run another transaction");
-        }
-        if (closed) {
-            throw new StoreException("the embedded store is closed", name, null);
-        }
-        long timeoutNanos = timeout.toNanos();
-        CommitRequest<T> request = new CommitRequest<>(body, System.nanoTime() + timeoutNanos, sync == Sync.DEFERRABLE);
-        committer.submit(request);
+        CommitRequest<T> request = submit(body, timeout, sync);
         try {
-            return request.outcome.get(timeoutNanos + COMMIT_GRACE_NANOS, TimeUnit.NANOSECONDS);
+            return request.outcome.get(timeout.toNanos() + COMMIT_GRACE_NANOS, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw rethrow(e.getCause());
         } catch (TimeoutException e) {
@@ -144,6 +145,49 @@ public final class EmbeddedStore implements KvStore {
             Thread.currentThread().interrupt();
             throw gaveUp(request, RetryableStoreException.Reason.TIMEOUT);
         }
+    }
+
+    /**
+     * The committer completes the future itself, so no thread waits for the commit; callbacks run
+     * on the committer and must be short. A commit that has not answered {@code timeout} plus a
+     * grace later fails as {@link #runOnce} would.
+     */
+    @Override
+    public <T> CompletableFuture<T> runOnceAsync(TransactionBody<T> body, Duration timeout, Sync sync) {
+        CommitRequest<T> request;
+        try {
+            request = submit(body, timeout, sync);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        var expiry = timer.schedule(() -> {
+            if (!request.outcome.isDone()) {
+                result.completeExceptionally(gaveUp(request, RetryableStoreException.Reason.TIMEOUT));
+            }
+        }, timeout.toNanos() + COMMIT_GRACE_NANOS, TimeUnit.NANOSECONDS);
+        request.outcome.whenComplete((value, failure) -> {
+            expiry.cancel(false);
+            if (failure == null) {
+                result.complete(value);
+            } else {
+                result.completeExceptionally(failure);
+            }
+        });
+        return result;
+    }
+
+    private <T> CommitRequest<T> submit(TransactionBody<T> body, Duration timeout, Sync sync) {
+        if (Thread.currentThread() == committerThread) {
+            throw new IllegalStateException("a transaction body cannot run another transaction");
+        }
+        if (closed) {
+            throw new StoreException("the embedded store is closed", name, null);
+        }
+        CommitRequest<T> request =
+                new CommitRequest<>(body, System.nanoTime() + timeout.toNanos(), sync == Sync.DEFERRABLE);
+        committer.submit(request);
+        return request;
     }
 
     /** A request the committer never took did not happen; one it took may have committed. */
@@ -196,6 +240,7 @@ public final class EmbeddedStore implements KvStore {
         watches.failAll(new StoreException("the embedded store is closed", name, null));
         closeQuietly(keys);
         notifier.shutdown();
+        timer.shutdown();
         lock.close();
     }
 
