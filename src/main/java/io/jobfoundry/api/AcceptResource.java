@@ -3,7 +3,6 @@ package io.jobfoundry.api;
 import io.jobfoundry.jobs.AcceptRequest;
 import io.jobfoundry.jobs.JobWaits;
 import io.jobfoundry.jobs.LeasedJob;
-import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -57,7 +56,6 @@ public class AcceptResource {
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @POST
-    @Blocking
     public CompletionStage<Response> accept(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         JsonBody request = bodies.read(contentType, body).allow("types", "max", "wait", "maxScheduledAt", "worker");
         AcceptRequest accept = new AcceptRequest(
@@ -66,7 +64,7 @@ public class AcceptResource {
                 request.timeOrNull("maxScheduledAt").orElse(null),
                 request.nullableString("worker").orElse(null));
         Duration wait = request.millis("wait", config.maxWait()).orElse(Duration.ZERO);
-        return Suspended.map(waits.accept(accept, wait), AcceptResource::answer);
+        return Suspended.onRequestContext(waits.accept(accept, wait), AcceptResource::answer);
     }
 
     private static Response answer(List<LeasedJob> jobs) {

@@ -72,10 +72,11 @@ public class JobsResource {
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @POST
-    public Response create(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
-            @Context UriInfo uri, byte[] body) {
-        Added added = engine.create(type, JobBodies.changes(bodies.read(contentType, body)));
-        return created(uri, added);
+    public CompletionStage<Response> create(@PathParam("type") String type,
+            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, @Context UriInfo uri, byte[] body) {
+        // Answered on the event loop: no worker thread waits for the commit (Suspended).
+        return Suspended.onRequestContext(engine.createAsync(type, JobBodies.changes(bodies.read(contentType, body))),
+                added -> created(uri, added));
     }
 
     @Operation(operationId = "putJob", summary = "Add a job, or update or re-enqueue an existing one",
@@ -95,10 +96,10 @@ public class JobsResource {
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @PUT
     @Path("{id}")
-    public Response put(@PathParam("type") String type, @PathParam("id") String id,
+    public CompletionStage<Response> put(@PathParam("type") String type, @PathParam("id") String id,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, @Context UriInfo uri, byte[] body) {
-        Added added = engine.put(type, id, JobBodies.changes(bodies.read(contentType, body)));
-        return added.created() ? created(uri, added) : Response.ok(JobDto.of(added.job())).build();
+        return Suspended.onRequestContext(engine.putAsync(type, id, JobBodies.changes(bodies.read(contentType, body))),
+                added -> added.created() ? created(uri, added) : Response.ok(JobDto.of(added.job())).build());
     }
 
     /**
@@ -285,10 +286,11 @@ public class JobsResource {
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @POST
     @Path("{id}/heartbeat")
-    public JobDto heartbeat(@PathParam("type") String type, @PathParam("id") String id,
+    public CompletionStage<JobDto> heartbeat(@PathParam("type") String type, @PathParam("id") String id,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         JsonBody request = bodies.read(contentType, body).allow("lease", "data");
-        return JobDto.of(engine.heartbeat(type, id, request.requiredString("lease"), request.jsonObject("data")));
+        return Suspended.onRequestContext(
+                engine.heartbeatAsync(type, id, request.requiredString("lease"), request.jsonObject("data")), JobDto::of);
     }
 
     @Operation(operationId = "finishJob", summary = "Finish a run",
@@ -307,14 +309,14 @@ public class JobsResource {
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @POST
     @Path("{id}/finish")
-    public JobDto finish(@PathParam("type") String type, @PathParam("id") String id,
+    public CompletionStage<JobDto> finish(@PathParam("type") String type, @PathParam("id") String id,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         JsonBody request = bodies.read(contentType, body).allow("lease", "outcome", "data", "error");
         String lease = request.requiredString("lease");
         boolean succeeded = JobBodies.succeeded(request.requiredString("outcome"));
         Change<String> data = request.jsonObject("data");
         String error = request.nullableString("error").orElse(null);
-        return JobDto.of(engine.finish(type, id, lease, succeeded, data, error));
+        return Suspended.onRequestContext(engine.finishAsync(type, id, lease, succeeded, data, error), JobDto::of);
     }
 
     private static Response created(UriInfo uri, Added added) {

@@ -1,5 +1,7 @@
 package io.jobfoundry.api;
 
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -37,6 +39,39 @@ final class Suspended {
             }
         });
         return result;
+    }
+
+    /**
+     * {@link #map}, answered on the request's own Vert.x context. The engine's futures complete on
+     * the store's committer, which serves every transaction in turn: the answer is built and
+     * written on the event loop that read the request instead, with no worker thread in between.
+     */
+    static <T, R> CompletableFuture<R> onRequestContext(CompletionStage<T> source, Function<T, R> answer) {
+        Context context = Vertx.currentContext();
+        if (context == null) {
+            return map(source, answer);
+        }
+        CompletableFuture<T> hopped = new CompletableFuture<>();
+        source.whenComplete((value, failure) -> {
+            Runnable deliver = () -> {
+                if (failure != null) {
+                    hopped.completeExceptionally(failure);
+                } else {
+                    hopped.complete(value);
+                }
+            };
+            if (Vertx.currentContext() == context) {
+                deliver.run();
+            } else {
+                context.runOnContext(ignored -> deliver.run());
+            }
+        });
+        hopped.whenComplete((value, failure) -> {
+            if (failure instanceof CancellationException) {
+                source.toCompletableFuture().cancel(false);
+            }
+        });
+        return map(hopped, answer);
     }
 
     /** The engine's own exception, for the exception mappers, not its wrapper. */

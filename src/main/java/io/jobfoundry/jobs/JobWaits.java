@@ -43,10 +43,12 @@ public final class JobWaits implements AutoCloseable {
             return CompletableFuture.completedFuture(List.of());
         }
         if (wait.isZero() || wait.isNegative()) {
-            // Nothing to wait for: answer on the caller's (worker) thread, not the small waits pool.
-            List<LeasedJob> jobs = engine.accept(request);
-            engine.observer().acceptAnswered(Duration.ofNanos(System.nanoTime() - asked), jobs.size());
-            return CompletableFuture.completedFuture(jobs);
+            // Nothing to wait for: one transaction, straight from the caller, not the waits pool.
+            return engine.acceptAsync(request).whenComplete((jobs, failure) -> {
+                if (jobs != null) {
+                    engine.observer().acceptAnswered(Duration.ofNanos(System.nanoTime() - asked), jobs.size());
+                }
+            });
         }
         AcceptDispatcher.Waiter waiter = new AcceptDispatcher.Waiter(request);
         var timeout = timer.schedule(() -> waiter.result.complete(List.of()), wait.toNanos(), TimeUnit.NANOSECONDS);
