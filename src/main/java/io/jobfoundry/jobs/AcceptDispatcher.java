@@ -63,26 +63,41 @@ final class AcceptDispatcher {
         }
     }
 
+    /**
+     * Runs rounds while something may be ready. A round's transaction completes on the store's
+     * thread, which must not start another, so each next round is handed back to the executor;
+     * no thread waits for a commit.
+     */
     private void drain() {
+        signalled = false;
+        CompletableFuture<Void> done;
         try {
-            while (signalled) {
-                signalled = false;
-                round();
-            }
+            done = round();
         } catch (RuntimeException e) {
-            LOG.warnf(e, "accept round for %s failed; its waiters get the error", types);
-            for (Waiter waiter : queue) {
-                waiter.result.completeExceptionally(e);
+            done = CompletableFuture.failedFuture(e);
+        }
+        done.whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                LOG.warnf(cause, "accept round for %s failed; its waiters get the error", types);
+                for (Waiter waiter : queue) {
+                    waiter.result.completeExceptionally(cause);
+                }
             }
-        } finally {
+            if (signalled && !queue.isEmpty()) {
+                executor.execute(this::drain);
+                return;
+            }
             draining.set(false);
+            // A signal that came after the check above and found draining still set would be lost.
             if (signalled && !queue.isEmpty()) {
                 signal();
             }
-        }
+        });
     }
 
-    private void round() {
+    private CompletableFuture<Void> round() {
         List<Waiter> batch = new ArrayList<>();
         List<JobEngine.Claim> claims = new ArrayList<>();
         int jobs = 0;
@@ -99,17 +114,22 @@ final class AcceptDispatcher {
             jobs += waiter.request.max();
         }
         if (batch.isEmpty()) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
-        JobEngine.AcceptBatch result = engine.acceptFor(types, maxScheduledAt, claims, true);
-        for (int i = 0; i < batch.size(); i++) {
-            List<LeasedJob> handed = result.jobs().get(i);
-            if (!handed.isEmpty() && !batch.get(i).result.complete(handed)) {
-                // The waiter's time ran out while the round ran: the jobs go back, untouched.
-                handed.forEach(engine::release);
+        return engine.acceptForAsync(types, maxScheduledAt, claims, true).thenAccept(result -> {
+            List<LeasedJob> orphans = new ArrayList<>();
+            for (int i = 0; i < batch.size(); i++) {
+                List<LeasedJob> handed = result.jobs().get(i);
+                if (!handed.isEmpty() && !batch.get(i).result.complete(handed)) {
+                    orphans.addAll(handed); // the waiter's time ran out while the round ran
+                }
             }
-        }
-        rearm(result.wake());
+            if (!orphans.isEmpty()) {
+                // Back to the queue, untouched; not on the store's thread, which cannot start a transaction.
+                executor.execute(() -> orphans.forEach(engine::release));
+            }
+            rearm(result.wake());
+        });
     }
 
     private void rearm(List<CompletableFuture<Void>> wake) {

@@ -331,7 +331,7 @@ public final class JobEngine {
         return join(acceptForAsync(patterns, maxScheduledAt, claims, watch));
     }
 
-    private CompletableFuture<AcceptBatch> acceptForAsync(List<String> patterns, Instant maxScheduledAt,
+    CompletableFuture<AcceptBatch> acceptForAsync(List<String> patterns, Instant maxScheduledAt,
             List<Claim> claims, boolean watch) {
         long now = now();
         long maxAt = maxScheduledAt == null ? now : Math.min(now, Times.micros(maxScheduledAt));
