@@ -8,42 +8,80 @@ import io.jobfoundry.service.JobfoundryConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.ScheduledExecution;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
  * The schedule of the engine's background work. Thin on purpose: each method only calls a plain
- * class's {@code runOnce()}, which tests drive directly with a mutable clock. The due timer keeps
+ * class's {@code runOnce()}, which tests drive directly with a mutable clock. The activity monitor
+ * runs on a thread of its own at a pace set by the shortest activity timeout; the due timer keeps
  * its own schedule (the next job's due time), so it is only started here.
  */
 @ApplicationScoped
 public class Monitors {
 
     private static final Logger LOG = Logger.getLogger(Monitors.class);
+    /** The activity monitor never runs more often than this, however short a type's timeout. */
+    private static final Duration MIN_ACTIVITY_INTERVAL = Duration.ofMillis(100);
 
     private final ActivityMonitor activity;
     private final DueTimer dueTimer;
     private final OutcomeRetention retention;
     private final JobfoundryConfig config;
+    private final GracefulShutdown shutdown;
+    private ScheduledExecutorService activityThread;
 
-    Monitors(ActivityMonitor activity, DueTimer dueTimer, OutcomeRetention retention, JobfoundryConfig config) {
+    Monitors(ActivityMonitor activity, DueTimer dueTimer, OutcomeRetention retention, JobfoundryConfig config,
+            GracefulShutdown shutdown) {
         this.activity = activity;
         this.dueTimer = dueTimer;
         this.retention = retention;
         this.config = config;
+        this.shutdown = shutdown;
     }
 
     void start(@Observes StartupEvent started) {
         if (config.monitor().enabled()) {
             dueTimer.start();
+            // Its own thread, not the scheduler: a type with a 2 s timeout wants a check every 200 ms.
+            activityThread = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "jobfoundry-activity-monitor");
+                thread.setDaemon(true);
+                return thread;
+            });
+            activityThread.execute(this::activityRound);
         }
     }
 
-    @Scheduled(identity = "activity-monitor", every = "${jobfoundry.monitor.activity-interval:1s}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Disabled.class)
+    @PreDestroy
+    void stop() {
+        if (activityThread != null) {
+            activityThread.shutdownNow();
+        }
+    }
+
+    private void activityRound() {
+        if (shutdown.draining()) {
+            return;
+        }
+        try {
+            activity();
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "activity monitor: the check failed; trying again");
+        }
+        Duration next = activity.nextRunWithin(MIN_ACTIVITY_INTERVAL, config.monitor().activityInterval());
+        activityThread.schedule(this::activityRound, next.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Re-enqueues the jobs of processors that went quiet, with one line per type. */
     void activity() {
         for (Map.Entry<String, Integer> requeued : activity.runOnce().entrySet()) {
             LOG.infof("activity monitor: re-enqueued %d job(s) of type %s whose processor went quiet",

@@ -76,7 +76,11 @@ public interface JobfoundryConfig {
     }
 
     interface Monitor {
-        /** How often the activity monitor looks for running jobs whose processor went quiet. */
+        /**
+         * The longest interval between two looks of the activity monitor for running jobs whose
+         * processor went quiet; it looks every tenth of the shortest activity timeout (at most
+         * every 100 ms) when that is sooner.
+         */
         @WithDefault("1s")
         Duration activityInterval();
 
