@@ -2,12 +2,19 @@ package io.jobfoundry.kv;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Threads for stores that can only run a transaction by blocking ({@link KvStore#runOnceAsync}'s default). */
+/**
+ * Threads for stores whose transactions can only run by blocking ({@link KvStore#runOnceAsync}'s
+ * default; FoundationDB's reads in a body wait for their futures). Bounded, like a worker pool:
+ * beyond {@link #THREADS} transactions in flight, the rest queue instead of adding threads.
+ */
 final class AsyncFallback {
 
-    static final ExecutorService EXECUTOR = Executors.newCachedThreadPool(new java.util.concurrent.ThreadFactory() {
+    static final int THREADS = 64;
+
+    static final ExecutorService EXECUTOR = Executors.newFixedThreadPool(THREADS, new ThreadFactory() {
         private final AtomicInteger count = new AtomicInteger();
 
         @Override
