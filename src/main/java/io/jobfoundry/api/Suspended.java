@@ -1,12 +1,11 @@
 package io.jobfoundry.api;
 
+import io.jobfoundry.Futures;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 
 /**
@@ -24,7 +23,7 @@ final class Suspended {
         CompletableFuture<R> result = new CompletableFuture<>();
         source.whenComplete((value, failure) -> {
             if (failure != null) {
-                result.completeExceptionally(unwrap(failure));
+                result.completeExceptionally(Futures.cause(failure));
                 return;
             }
             try {
@@ -72,14 +71,5 @@ final class Suspended {
             }
         });
         return map(hopped, answer);
-    }
-
-    /** The engine's own exception, for the exception mappers, not its wrapper. */
-    private static Throwable unwrap(Throwable failure) {
-        Throwable cause = failure;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
     }
 }

@@ -1,10 +1,10 @@
 package io.jobfoundry.jobs;
 
+import io.jobfoundry.Futures;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -79,8 +79,7 @@ final class AcceptDispatcher {
         }
         done.whenComplete((ignored, failure) -> {
             if (failure != null) {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
+                Throwable cause = Futures.cause(failure);
                 LOG.warnf(cause, "accept round for %s failed; its waiters get the error", types);
                 for (Waiter waiter : queue) {
                     waiter.result.completeExceptionally(cause);

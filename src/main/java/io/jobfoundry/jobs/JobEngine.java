@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs;
 
 import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.Futures;
 import io.jobfoundry.jobs.JobKeys.Counter;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvReads;
@@ -20,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -89,7 +89,7 @@ public final class JobEngine {
      * is flagged to run again when it finishes; a finished one is pending again.
      */
     public Added put(String type, String id, JobChanges changes) {
-        return join(putAsync(type, id, changes));
+        return Futures.join(putAsync(type, id, changes));
     }
 
     /** {@link #put} without blocking; invalid input still throws at once. */
@@ -305,7 +305,7 @@ public final class JobEngine {
 
     /** Takes up to {@code max} due jobs of the requested types, each under a fresh lease. */
     public List<LeasedJob> accept(AcceptRequest request) {
-        return join(acceptAsync(request));
+        return Futures.join(acceptAsync(request));
     }
 
     /** {@link #accept} without blocking. */
@@ -327,10 +327,6 @@ public final class JobEngine {
     }
 
     /** Serves several processors that ask for the same types in one transaction (the dispatcher's batch). */
-    AcceptBatch acceptFor(List<String> patterns, Instant maxScheduledAt, List<Claim> claims, boolean watch) {
-        return join(acceptForAsync(patterns, maxScheduledAt, claims, watch));
-    }
-
     CompletableFuture<AcceptBatch> acceptForAsync(List<String> patterns, Instant maxScheduledAt,
             List<Claim> claims, boolean watch) {
         long now = now();
@@ -417,22 +413,6 @@ public final class JobEngine {
         });
     }
 
-    /** The value of a future the caller waits for, failing with the engine's own exception. */
-    private static <T> T join(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
-    }
-
     private static Duration positive(Duration duration) {
         return duration.isNegative() ? Duration.ZERO : duration;
     }
@@ -511,7 +491,7 @@ public final class JobEngine {
 
     /** couch_jobs {@code update}: renews the activity timeout and optionally replaces the data. */
     public Job heartbeat(String type, String id, String lease, Change<String> data) {
-        return join(heartbeatAsync(type, id, lease, data));
+        return Futures.join(heartbeatAsync(type, id, lease, data));
     }
 
     /** {@link #heartbeat} without blocking; invalid input still throws at once. */
@@ -539,7 +519,7 @@ public final class JobEngine {
      * finished {@code failed} (a repeating job goes on to its next run).
      */
     public Job finish(String type, String id, String lease, boolean succeeded, Change<String> data, String error) {
-        return join(finishAsync(type, id, lease, succeeded, data, error));
+        return Futures.join(finishAsync(type, id, lease, succeeded, data, error));
     }
 
     /** {@link #finish} without blocking; invalid input still throws at once. */

@@ -38,29 +38,29 @@ public final class JobWaits implements AutoCloseable {
 
     /** Accept, waiting up to {@code wait} for a job if none is due now ({@link Duration#ZERO}: answer at once). */
     public CompletionStage<List<LeasedJob>> accept(AcceptRequest request, Duration wait) {
-        long asked = System.nanoTime();
         if (closed) {
             return CompletableFuture.completedFuture(List.of());
         }
+        long asked = System.nanoTime();
+        CompletableFuture<List<LeasedJob>> answer;
         if (wait.isZero() || wait.isNegative()) {
             // Nothing to wait for: one transaction, straight from the caller, not the waits pool.
-            return engine.acceptAsync(request).whenComplete((jobs, failure) -> {
-                if (jobs != null) {
-                    engine.observer().acceptAnswered(Duration.ofNanos(System.nanoTime() - asked), jobs.size());
-                }
-            });
+            answer = engine.acceptAsync(request);
+        } else {
+            AcceptDispatcher.Waiter waiter = new AcceptDispatcher.Waiter(request);
+            var timeout = timer.schedule(() -> waiter.result.complete(List.of()), wait.toNanos(), TimeUnit.NANOSECONDS);
+            waiter.result.whenComplete((jobs, failure) -> timeout.cancel(false));
+            dispatchers.computeIfAbsent(new DispatchKey(request.types(), request.maxScheduledAt()),
+                    key -> new AcceptDispatcher(engine, executor, key.types(), key.maxScheduledAt())).add(waiter);
+            answer = waiter.result;
         }
-        AcceptDispatcher.Waiter waiter = new AcceptDispatcher.Waiter(request);
-        var timeout = timer.schedule(() -> waiter.result.complete(List.of()), wait.toNanos(), TimeUnit.NANOSECONDS);
-        waiter.result.whenComplete((jobs, failure) -> {
-            timeout.cancel(false);
+        answer.whenComplete((jobs, failure) -> {
             if (jobs != null) {
                 engine.observer().acceptAnswered(Duration.ofNanos(System.nanoTime() - asked), jobs.size());
             }
         });
-        dispatchers.computeIfAbsent(new DispatchKey(request.types(), request.maxScheduledAt()),
-                key -> new AcceptDispatcher(engine, executor, key.types(), key.maxScheduledAt())).add(waiter);
-        return waiter.result;
+        // The caller's cancel (a worker that hung up) must reach the waiter itself.
+        return answer;
     }
 
     /** The job once it is in {@code state}, or as it is when {@code timeout} ends. */

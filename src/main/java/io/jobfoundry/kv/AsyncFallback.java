@@ -1,9 +1,8 @@
 package io.jobfoundry.kv;
 
+import io.jobfoundry.DaemonThreads;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Threads for stores whose transactions can only run by blocking ({@link KvStore#runOnceAsync}'s
@@ -14,16 +13,8 @@ final class AsyncFallback {
 
     static final int THREADS = 64;
 
-    static final ExecutorService EXECUTOR = Executors.newFixedThreadPool(THREADS, new ThreadFactory() {
-        private final AtomicInteger count = new AtomicInteger();
-
-        @Override
-        public Thread newThread(Runnable runnable) {
-            Thread thread = new Thread(runnable, "jobfoundry-store-async-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        }
-    });
+    static final ExecutorService EXECUTOR =
+            Executors.newFixedThreadPool(THREADS, DaemonThreads.named("jobfoundry-store-async"));
 
     private AsyncFallback() {
     }

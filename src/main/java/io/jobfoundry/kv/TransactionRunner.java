@@ -1,8 +1,8 @@
 package io.jobfoundry.kv;
 
+import io.jobfoundry.Futures;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -75,8 +75,7 @@ public final class TransactionRunner {
                 result.complete(value);
                 return;
             }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
+            Throwable cause = Futures.cause(failure);
             if (!(cause instanceof RetryableStoreException retryable)) {
                 result.completeExceptionally(cause);
             } else if (attempt >= policy.maxAttempts()) {

@@ -1,5 +1,6 @@
 package io.jobfoundry.monitors;
 
+import io.jobfoundry.DaemonThreads;
 import io.jobfoundry.jobs.ActivityMonitor;
 import io.jobfoundry.jobs.DueTimer;
 import io.jobfoundry.jobs.OutcomeRetention;
@@ -52,11 +53,7 @@ public class Monitors {
         if (config.monitor().enabled()) {
             dueTimer.start();
             // Its own thread, not the scheduler: a type with a 2 s timeout wants a check every 200 ms.
-            activityThread = Executors.newSingleThreadScheduledExecutor(runnable -> {
-                Thread thread = new Thread(runnable, "jobfoundry-activity-monitor");
-                thread.setDaemon(true);
-                return thread;
-            });
+            activityThread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jobfoundry-activity-monitor"));
             activityThread.execute(this::activityRound);
         }
     }

@@ -1,5 +1,6 @@
 package io.jobfoundry.service;
 
+import io.jobfoundry.DaemonThreads;
 import io.jobfoundry.jobs.ActivityMonitor;
 import io.jobfoundry.jobs.DueTimer;
 import io.jobfoundry.jobs.DueWaker;
@@ -22,8 +23,6 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /** The engine and what runs around it, assembled once per process. */
@@ -68,8 +67,8 @@ public class EngineProducer {
     @Produces
     @Singleton
     JobWaits waits(JobEngine engine) {
-        ExecutorService executor = Executors.newFixedThreadPool(WAIT_THREADS, daemons("jobfoundry-waits"));
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemons("jobfoundry-wait-timer"));
+        ExecutorService executor = Executors.newFixedThreadPool(WAIT_THREADS, DaemonThreads.named("jobfoundry-waits"));
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jobfoundry-wait-timer"));
         return new JobWaits(engine, executor, timer);
     }
 
@@ -92,7 +91,7 @@ public class EngineProducer {
     @Produces
     @Singleton
     DueTimer dueTimer(DueWaker waker, JobEngine engine, JobfoundryConfig config) {
-        ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(daemons("jobfoundry-due-timer"));
+        ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jobfoundry-due-timer"));
         return new DueTimer(waker, engine, thread, config.monitor().dueInterval(), result -> result.promoted()
                 .forEach((type, count) -> LOG.debugf("due timer: %d job(s) of type %s due", count, type)));
     }
@@ -105,14 +104,5 @@ public class EngineProducer {
     @Singleton
     OutcomeRetention outcomeRetention(JobEngine engine) {
         return new OutcomeRetention(engine);
-    }
-
-    private static ThreadFactory daemons(String name) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -21,12 +21,11 @@ public final class Bench {
             case "kv" -> KvBench.main(rest);
             case "repeat" -> RepeatBench.main(rest);
             case "engine" -> EngineBench.main(rest);
-            case "rest" -> RestBench.main(rest);
             case "load" -> LoadBench.main(rest);
             case "compare" -> CompareBench.main(rest);
             case "report" -> ReportBench.main(rest);
             default -> {
-                System.err.println("usage: Bench kv [seconds] | repeat | engine scale|noisy | rest throughput|handoff"
+                System.err.println("usage: Bench kv [seconds] | repeat | engine scale|noisy"
                         + " | load SCENARIO [options] | compare SYSTEM [options] | report DIR");
                 System.exit(2);
             }

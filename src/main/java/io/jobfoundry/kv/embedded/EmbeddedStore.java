@@ -1,5 +1,6 @@
 package io.jobfoundry.kv.embedded;
 
+import io.jobfoundry.DaemonThreads;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreException;
@@ -54,17 +55,9 @@ public final class EmbeddedStore implements KvStore {
         this.name = "embedded:" + path;
         this.lock = lock;
         this.keys = keys;
-        this.notifier = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "jobfoundry-embedded-watches");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.notifier = Executors.newSingleThreadExecutor(DaemonThreads.named("jobfoundry-embedded-watches"));
         this.watches = new WatchRegistry(notifier);
-        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "jobfoundry-embedded-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jobfoundry-embedded-timer"));
         this.committer = new GroupCommitter(keys, name, maxBatch, watches, batchSizes, fsync);
         this.committerThread = new Thread(committer, "jobfoundry-embedded-committer");
         this.committerThread.setDaemon(true);

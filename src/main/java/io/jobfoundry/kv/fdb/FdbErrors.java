@@ -1,13 +1,12 @@
 package io.jobfoundry.kv.fdb;
 
 import com.apple.foundationdb.FDBException;
+import io.jobfoundry.Futures;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.RetryableStoreException.Reason;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.StoreLimitException;
 import io.jobfoundry.kv.StoreLimitException.Limit;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /**
  * The one place FoundationDB's failures become Jobfoundry's {@link StoreException}s, so that nothing
@@ -65,7 +64,7 @@ final class FdbErrors {
      * it is no store outcome and no retry may hide it.
      */
     StoreException map(Throwable failure, WriteSizes writes) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = Futures.cause(failure);
         if (cause instanceof Error error) {
             throw error;
         }
@@ -120,13 +119,5 @@ final class FdbErrors {
         // StoreLimitException takes no cause; keep FDB's report for the logs anyway.
         exception.addSuppressed(e);
         return exception;
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable t = failure;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }
