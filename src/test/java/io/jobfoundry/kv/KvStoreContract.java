@@ -223,6 +223,50 @@ public abstract class KvStoreContract {
     }
 
     @Test
+    void addsAreSeenByRangeReadsAndAWriteAfterAnAddReplacesIt() {
+        put("b", "x");
+        runner.run(tx -> {
+            tx.add(key("a"), 2); // a key that only an add creates
+            tx.add(key("c"), 5);
+            tx.clear(key("c")); // a clear after an add wins
+            tx.add(key("d"), 7);
+            tx.set(key("d"), bytes("set")); // so does a set
+            tx.add(key("e"), 1);
+            tx.add(key("f"), 1);
+            tx.clearRange(key("f"), key("g"));
+            tx.set(key("g"), new byte[] {1});
+            tx.add(key("g"), 3); // an add after a set adds to what was set
+            assertEquals(List.of("a", "b", "d", "e", "g"), names(tx.getRange(key("a"), key("h"), 0)));
+            assertEquals(List.of("a", "b"), names(tx.getRange(key("a"), key("h"), 2)));
+            assertEquals(List.of("g", "e"), names(tx.getRange(key("a"), key("h"), 2, true)));
+            assertEquals(2, littleEndian(tx.getRange(key("a"), key("b"), 0).get(0).value()));
+            return null;
+        });
+        assertEquals(List.of("a", "b", "d", "e", "g"), names(runner.run(tx -> tx.getRange(key("a"), key("h"), 0))));
+        assertEquals(2, littleEndian(runner.run(tx -> tx.get(key("a")))));
+        assertNull(runner.run(tx -> tx.get(key("c"))));
+        assertArrayEquals(bytes("set"), runner.run(tx -> tx.get(key("d"))));
+        assertEquals(1, littleEndian(runner.run(tx -> tx.get(key("e")))));
+        assertNull(runner.run(tx -> tx.get(key("f"))));
+        assertEquals(4, littleEndian(runner.run(tx -> tx.get(key("g")))));
+    }
+
+    @Test
+    void theAddsOfATransactionThatFailsAreNotApplied() {
+        runner.run(tx -> {
+            tx.add(key("n"), 1);
+            return null;
+        });
+        assertThrows(IllegalStateException.class, () -> runner.run(tx -> {
+            tx.add(key("n"), 10);
+            tx.add(key("created"), 1);
+            throw new IllegalStateException("the body fails after its adds");
+        }));
+        assertEquals(1, littleEndian(runner.run(tx -> tx.get(key("n")))));
+        assertNull(runner.run(tx -> tx.get(key("created"))));
+    }
+
+    @Test
     void concurrentAtomicAddsLoseNothing() throws Exception {
         int threads = 8;
         int perThread = 100;

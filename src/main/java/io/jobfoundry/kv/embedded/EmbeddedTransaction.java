@@ -8,7 +8,6 @@ import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreLimitException;
 import io.jobfoundry.kv.VersionstampKeys;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 final class EmbeddedTransaction implements KvTransaction {
 
     private final SqliteKeySpace keys;
+    private final BatchAdds adds;
     private final String storeName;
     private final Versionstamp stamp;
     private final long deadlineNanos;
@@ -42,8 +42,9 @@ final class EmbeddedTransaction implements KvTransaction {
     private boolean wrote;
     private SQLException storeFailure;
 
-    EmbeddedTransaction(SqliteKeySpace keys, String storeName, Versionstamp stamp, long deadlineNanos) {
+    EmbeddedTransaction(SqliteKeySpace keys, BatchAdds adds, String storeName, Versionstamp stamp, long deadlineNanos) {
         this.keys = keys;
+        this.adds = adds;
         this.storeName = storeName;
         this.stamp = stamp;
         this.deadlineNanos = deadlineNanos;
@@ -53,10 +54,15 @@ final class EmbeddedTransaction implements KvTransaction {
     public byte[] get(byte[] key) {
         checkDeadline();
         try {
-            return keys.get(key);
+            return current(key);
         } catch (SQLException e) {
             throw storeFailed(e);
         }
+    }
+
+    /** The key's value as this transaction sees it, with the batch's pending adds applied. */
+    byte[] current(byte[] key) throws SQLException {
+        return adds.applied(key, keys.get(key));
     }
 
     @Override
@@ -66,7 +72,7 @@ final class EmbeddedTransaction implements KvTransaction {
             return List.of();
         }
         try {
-            return keys.range(begin, end, limit, reverse);
+            return adds.merge(keys.range(begin, end, limit, reverse), begin, end, limit, reverse);
         } catch (SQLException e) {
             throw storeFailed(e);
         }
@@ -86,6 +92,7 @@ final class EmbeddedTransaction implements KvTransaction {
         } catch (SQLException e) {
             throw storeFailed(e);
         }
+        adds.forget(key);
         touched.add(ByteBuffer.wrap(key.clone()));
     }
 
@@ -97,6 +104,7 @@ final class EmbeddedTransaction implements KvTransaction {
         } catch (SQLException e) {
             throw storeFailed(e);
         }
+        adds.forget(key);
         touched.add(ByteBuffer.wrap(key.clone()));
     }
 
@@ -116,29 +124,16 @@ final class EmbeddedTransaction implements KvTransaction {
         } catch (SQLException e) {
             throw storeFailed(e);
         }
+        adds.forgetRange(begin, end);
         clearedRanges.add(new byte[][] {begin.clone(), end.clone()});
     }
 
+    /** Summed with the batch's other adds to the key and written once, when the batch ends. */
     @Override
     public void add(byte[] key, long delta) {
         checkWrite(key, new byte[Long.BYTES]);
-        try {
-            byte[] current = keys.get(key);
-            keys.put(key, addLittleEndian(current, delta));
-        } catch (SQLException e) {
-            throw storeFailed(e);
-        }
+        adds.add(key, delta);
         touched.add(ByteBuffer.wrap(key.clone()));
-    }
-
-    /** FDB's ADD: the old value truncated or zero-extended to eight bytes, plus the operand. */
-    static byte[] addLittleEndian(byte[] current, long delta) {
-        byte[] eight = new byte[Long.BYTES];
-        if (current != null) {
-            System.arraycopy(current, 0, eight, 0, Math.min(current.length, Long.BYTES));
-        }
-        long sum = ByteBuffer.wrap(eight).order(ByteOrder.LITTLE_ENDIAN).getLong() + delta;
-        return ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(sum).array();
     }
 
     @Override

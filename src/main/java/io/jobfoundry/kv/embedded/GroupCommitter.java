@@ -19,7 +19,8 @@ import java.util.function.LongConsumer;
  * waiting, runs their bodies back to back inside one SQLite transaction (each under its own
  * savepoint, so a body that throws is undone alone) and makes the whole batch durable with one
  * commit and one sync, then acknowledges them together. If the batch cannot be written, every
- * transaction in it fails retryably and none is half-applied.
+ * transaction in it fails retryably and none is half-applied. Atomic adds are summed per key over
+ * the batch and written once before the commit ({@link BatchAdds}).
  */
 final class GroupCommitter implements Runnable {
 
@@ -31,6 +32,7 @@ final class GroupCommitter implements Runnable {
     private final boolean fsync;
     private final AtomicLong syncedBatches = new AtomicLong();
     private final BlockingQueue<CommitRequest<?>> queue = new LinkedBlockingQueue<>();
+    private final BatchAdds adds = new BatchAdds();
     private long committedVersion;
     private volatile boolean closing;
 
@@ -102,6 +104,7 @@ final class GroupCommitter implements Runnable {
         // A batch of deferrable commits only (leases, heartbeats) is written, not synced: the next
         // synced batch makes it durable with itself. One that must be synced waits for no other.
         boolean sync = fsync && batch.stream().anyMatch(request -> !request.deferSync);
+        adds.clear();
         SQLException broken = begin(sync);
         for (CommitRequest<?> request : batch) {
             if (broken != null) {
@@ -119,6 +122,9 @@ final class GroupCommitter implements Runnable {
             broken = execute(request, stamp(version, started.size() - 1));
         }
         boolean wrote = started.stream().anyMatch(r -> r.succeeded && r.tx.wrote());
+        if (broken == null) {
+            broken = writeAdds();
+        }
         if (broken == null) {
             broken = commit(wrote ? version : -1);
         }
@@ -138,7 +144,7 @@ final class GroupCommitter implements Runnable {
 
     /** Runs one body under a savepoint; answers the SQLite failure that breaks the batch, if any. */
     private <T> SQLException execute(CommitRequest<T> request, Versionstamp stamp) {
-        EmbeddedTransaction tx = new EmbeddedTransaction(keys, storeName, stamp, request.deadlineNanos);
+        EmbeddedTransaction tx = new EmbeddedTransaction(keys, adds, storeName, stamp, request.deadlineNanos);
         request.tx = tx;
         try {
             keys.savepoint();
@@ -157,10 +163,12 @@ final class GroupCommitter implements Runnable {
         try {
             if (failure == null) {
                 keys.releaseSavepoint();
+                adds.release();
                 armWatches(tx);
                 request.succeeded = true;
             } else {
                 keys.rollbackToSavepoint();
+                adds.rollback();
                 StoreException notCommitted = new StoreException("the transaction was not committed", storeName, failure);
                 tx.watches().forEach(w -> w.future().completeExceptionally(notCommitted));
                 tx.versionstamp().completeExceptionally(notCommitted);
@@ -174,7 +182,7 @@ final class GroupCommitter implements Runnable {
 
     private void armWatches(EmbeddedTransaction tx) throws SQLException {
         for (WatchRegistry.Watch watch : tx.watches()) {
-            watches.arm(watch, keys.get(watch.key()));
+            watches.arm(watch, tx.current(watch.key()));
         }
     }
 
@@ -184,6 +192,15 @@ final class GroupCommitter implements Runnable {
                 keys.syncCommits(sync);
             }
             keys.begin();
+            return null;
+        } catch (SQLException e) {
+            return e;
+        }
+    }
+
+    private SQLException writeAdds() {
+        try {
+            adds.writeTo(keys);
             return null;
         } catch (SQLException e) {
             return e;

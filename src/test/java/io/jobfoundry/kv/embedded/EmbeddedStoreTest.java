@@ -200,6 +200,69 @@ class EmbeddedStoreTest extends KvStoreContract {
         }
     }
 
+    /**
+     * The adds of a batch are written once, at its end: every transaction after an add in the same
+     * batch must still read it, a rolled-back one must take its adds back, and a write replaces it.
+     */
+    @Test
+    void transactionsOfOneBatchSeeEachOthersAddsAndARollbackTakesItsOwnBack() throws Exception {
+        store.close();
+        LongAccumulator largestBatch = new LongAccumulator(Math::max, 0);
+        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("adds.db")), largestBatch::accumulate);
+        runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Object> holder = pool.submit(() -> store.runOnce(tx -> {
+                holding.countDown();
+                await(release);
+                return null;
+            }, Duration.ofSeconds(30)));
+            holding.await(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            // Queued one by one, so they run in this order, in the batch after the holder's.
+            List<CompletableFuture<Object>> steps = new ArrayList<>();
+            steps.add(store.runOnceAsync(tx -> {
+                tx.add(key("n"), 1);
+                tx.add(key("gone"), 5);
+                return null;
+            }, Duration.ofSeconds(30), Sync.ON_COMMIT));
+            steps.add(store.runOnceAsync(tx -> littleEndian(tx.get(key("n"))), Duration.ofSeconds(30), Sync.ON_COMMIT));
+            steps.add(store.runOnceAsync(tx -> {
+                tx.add(key("n"), 10);
+                tx.set(key("gone"), bytes("replaced"));
+                tx.add(key("never"), 1);
+                throw new IllegalStateException("rolled back");
+            }, Duration.ofSeconds(30), Sync.ON_COMMIT));
+            steps.add(store.runOnceAsync(tx -> tx.getRange(key("a"), key("z"), 0).size() * 100
+                    + littleEndian(tx.get(key("n"))) * 10 + littleEndian(tx.get(key("gone"))),
+                    Duration.ofSeconds(30), Sync.ON_COMMIT));
+            steps.add(store.runOnceAsync(tx -> {
+                tx.clearRange(key("gone"), key("gonf"));
+                tx.add(key("n"), 100);
+                return null;
+            }, Duration.ofSeconds(30), Sync.ON_COMMIT));
+            awaitQueued(5);
+            release.countDown();
+            holder.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            assertEquals(1L, steps.get(1).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "a later transaction reads the add");
+            var rolledBack = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> steps.get(2).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertTrue(rolledBack.getCause() instanceof IllegalStateException);
+            assertEquals(2L * 100 + 1 * 10 + 5, steps.get(3).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                    "two keys, n = 1 and gone = 5: the rolled-back adds and set are not seen");
+            steps.get(4).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            assertEquals(5, largestBatch.get(), "the five shared one batch");
+            assertEquals(101, littleEndian(runner.run(tx -> tx.get(key("n")))));
+            assertNull(runner.run(tx -> tx.get(key("gone"))));
+            assertNull(runner.run(tx -> tx.get(key("never"))));
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void operationsOnAClosedStoreFailClearly() {
         store.close();
