@@ -11,7 +11,7 @@
 #   SYSTEMS="jobfoundry-os beanstalkd" bench/compare.sh
 #
 # Settings (environment): JOBS (20000), WORKERS (16), PRODUCERS (4), TIMEOUT (90 s per run,
-# warm-up and measured run each), WARMUP (2000 jobs, not recorded), SYSTEMS (all five), OUT
+# warm-up and measured run each), WARMUP (20000 jobs, not recorded), SYSTEMS (all five), OUT
 # (target/bench/compare), CLIENT (raw: the bench's HTTP/1.1 client; jdk: java.net.http).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ JOBS=${JOBS:-20000}
 WORKERS=${WORKERS:-16}
 PRODUCERS=${PRODUCERS:-4}
 TIMEOUT=${TIMEOUT:-90}
-WARMUP=${WARMUP:-2000}
+WARMUP=${WARMUP:-20000}
 SYSTEMS=${SYSTEMS:-"jobfoundry-fsync jobfoundry-os beanstalkd bullmq graphile-worker"}
 OUT=${OUT:-target/bench/compare}
 CLIENT=${CLIENT:-raw}
