@@ -1,5 +1,6 @@
 package io.jobfoundry;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -17,6 +18,25 @@ public final class Futures {
             cause = cause.getCause();
         }
         return cause;
+    }
+
+    /**
+     * Cancels {@code future} as {@link CompletableFuture#cancel} does, without filling in a stack
+     * trace: the accept rounds let go of a watch every round, and nobody reads where it happened.
+     */
+    public static boolean cancel(CompletableFuture<?> future) {
+        return future.completeExceptionally(new LetGo());
+    }
+
+    private static final class LetGo extends CancellationException {
+        LetGo() {
+            super("let go");
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
     }
 
     /** Waits for {@code future}; fails with what it failed with, unwrapped. */

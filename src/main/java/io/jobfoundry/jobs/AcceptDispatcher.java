@@ -4,6 +4,7 @@ import io.jobfoundry.Futures;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
@@ -56,18 +57,23 @@ final class AcceptDispatcher {
         signal();
     }
 
-    /** Something may be ready: run a round now, or right after the one under way. */
+    /**
+     * Something may be ready: run a round now, on the calling thread, or right after the one under
+     * way. A round only reads the queue and submits one transaction, so it may run on any thread:
+     * a new waiter's request thread, or the thread that fires a store watch. Handing it to the
+     * executor instead cost a thread wake-up on every blocking accept and every hand-off.
+     */
     void signal() {
         signalled = true;
         if (draining.compareAndSet(false, true)) {
-            executor.execute(this::drain);
+            drain();
         }
     }
 
     /**
      * Runs rounds while something may be ready. A round's transaction completes on the store's
-     * thread, which must not start another, so each next round is handed back to the executor;
-     * no thread waits for a commit.
+     * thread, which must stay free for commits, so each next round is handed to the executor from
+     * there; that also keeps a store that fails at once from recursing. No thread waits for a commit.
      */
     private void drain() {
         signalled = false;
@@ -91,8 +97,8 @@ final class AcceptDispatcher {
             }
             draining.set(false);
             // A signal that came after the check above and found draining still set would be lost.
-            if (signalled && !queue.isEmpty()) {
-                signal();
+            if (signalled && !queue.isEmpty() && draining.compareAndSet(false, true)) {
+                executor.execute(this::drain);
             }
         });
     }
@@ -134,11 +140,11 @@ final class AcceptDispatcher {
 
     private void rearm(List<CompletableFuture<Void>> wake) {
         for (CompletableFuture<Void> old : armed.getAndSet(wake)) {
-            old.cancel(false);
+            Futures.cancel(old);
         }
         for (CompletableFuture<Void> watch : wake) {
             watch.whenComplete((ignored, failure) -> {
-                if (failure == null || !(failure instanceof java.util.concurrent.CancellationException)) {
+                if (failure == null || !(failure instanceof CancellationException)) {
                     signal();
                 }
             });

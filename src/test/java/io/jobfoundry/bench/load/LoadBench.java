@@ -11,7 +11,7 @@ import io.jobfoundry.bench.Options;
  *
  *   enqueue    [--concurrency 1,4,16,64] [--seconds 5]
  *   burndown   [--jobs 20000] [--max 1,10]
- *   latency    [--rates 100,1000,5000] [--seconds 10]
+ *   latency    [--rates 100,1000,5000] [--seconds 10] [--warmup 15]
  *   noisy      [--jobs 20000] [--small-groups 20]
  *   recovery   [--runs 5] [--activity-timeout 2] [--hold-ms 500]
  *   scale      [--counts 1000,100000] [--groups 10000] [--samples 2000]
@@ -24,7 +24,7 @@ import io.jobfoundry.bench.Options;
  */
 public final class LoadBench {
 
-    private static final String[] OPTIONS = {"url", "client", "producers", "workers", "timeout", "concurrency", "seconds",
+    private static final String[] OPTIONS = {"url", "client", "producers", "workers", "timeout", "concurrency", "seconds", "warmup",
         "jobs", "max", "rates", "groups", "small-groups", "runs", "activity-timeout", "hold-ms", "counts", "samples", "connections",
         "server-pid"};
 
@@ -67,7 +67,8 @@ public final class LoadBench {
     }
 
     private static void latency(LoadTarget target, Options options) throws Exception {
-        new LatencyScenario(target, options.integers("rates", 100, 1_000, 5_000), options.integer("seconds", 10)).run();
+        new LatencyScenario(target, options.integers("rates", 100, 1_000, 5_000), options.integer("seconds", 10),
+                options.integer("warmup", 15)).run();
     }
 
     private static void noisy(LoadTarget target, Options options) throws Exception {
