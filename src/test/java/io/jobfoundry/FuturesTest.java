@@ -1,0 +1,41 @@
+package io.jobfoundry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class FuturesTest {
+
+    /** Watches are let go with it; their owners (FDB's future, the embedded registry) look for a cancel. */
+    @Test
+    void cancelIsACancelWithoutAStackTrace() {
+        CompletableFuture<Void> watch = new CompletableFuture<>();
+        AtomicReference<Throwable> seen = new AtomicReference<>();
+        watch.whenComplete((ignored, failure) -> seen.set(failure));
+
+        assertTrue(Futures.cancel(watch));
+        assertTrue(watch.isCancelled());
+        assertInstanceOf(CancellationException.class, seen.get());
+        assertEquals(0, seen.get().getStackTrace().length);
+        assertThrows(CancellationException.class, watch::join);
+        assertFalse(Futures.cancel(watch), "a done future stays as it was");
+    }
+
+    @Test
+    void causeAndJoinUnwrapWhatFuturesWrapAround() {
+        IllegalStateException failure = new IllegalStateException("the failure");
+        assertSame(failure, Futures.cause(new CompletionException(new CompletionException(failure))));
+        assertSame(failure, assertThrows(IllegalStateException.class,
+                () -> Futures.join(CompletableFuture.failedFuture(failure))));
+        assertEquals("done", Futures.join(CompletableFuture.completedFuture("done")));
+    }
+}
