@@ -1,15 +1,12 @@
 package io.jobfoundry.bench.load;
 
-import io.jobfoundry.bench.Crew;
 import io.jobfoundry.bench.Options;
-import io.jobfoundry.bench.client.JobfoundryClient;
 import io.jobfoundry.bench.http.HttpClientKind;
 import io.jobfoundry.bench.measure.CpuMeter;
 import io.jobfoundry.bench.measure.Latency;
 import io.jobfoundry.bench.measure.Millis;
 import io.jobfoundry.bench.measure.Percentiles;
 import java.time.Duration;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Which HTTP client should the bench use? Client and service share two cores, so the client's
@@ -45,26 +42,13 @@ final class ClientScenario {
     private void measure(LoadTarget target) throws Exception {
         String type = LoadTarget.freshType("client");
         Latency latency = new Latency();
-        LongAdder requests = new LongAdder();
         var server = serverPid > 0 ? CpuMeter.start(serverPid) : java.util.Optional.<CpuMeter>empty();
         double clientBefore = CpuMeter.ownSeconds();
         long start = System.nanoTime();
         long end = start + Duration.ofSeconds(seconds).toNanos();
-        try (Crew crew = Crew.start("producer", connections, p -> {
-            try (JobfoundryClient client = target.connect()) {
-                while (System.nanoTime() < end) {
-                    long sent = System.nanoTime();
-                    client.create(type, JobfoundryClient.stampedBody(sent, null));
-                    latency.recordNanos(System.nanoTime() - sent);
-                    requests.increment();
-                }
-            }
-        })) {
-            crew.await(target.phaseLimit);
-        }
+        long n = target.createUntil(type, connections, end, latency);
         double elapsed = (System.nanoTime() - start) / 1e9;
         double clientCpu = CpuMeter.ownSeconds() - clientBefore;
-        long n = requests.sum();
         Percentiles p = latency.percentiles();
         System.out.printf("%6s %10.0f %10s %10s %18s %18s%n", target.clientKind.name().toLowerCase(), n / elapsed,
                 Millis.format(p.p50()), Millis.format(p.p99()), Millis.format(clientCpu * 1000 / n),

@@ -1,6 +1,5 @@
 package io.jobfoundry.bench.load;
 
-import io.jobfoundry.bench.Crew;
 import io.jobfoundry.bench.client.JobfoundryClient;
 import io.jobfoundry.bench.client.StoreTransactions;
 import io.jobfoundry.bench.measure.Latency;
@@ -8,7 +7,6 @@ import io.jobfoundry.bench.measure.Millis;
 import io.jobfoundry.bench.measure.Percentiles;
 import java.time.Duration;
 import java.util.OptionalDouble;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Scenario 1, enqueue: jobs created per second. API.md has no batch create, so "batches" are
@@ -39,27 +37,15 @@ final class EnqueueScenario {
     private void measure(int connections) throws Exception {
         String type = LoadTarget.freshType("enqueue");
         Latency latency = new Latency();
-        LongAdder created = new LongAdder();
         long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
         try (JobfoundryClient probe = target.connect()) {
             StoreTransactions transactions = StoreTransactions.start(probe);
             long start = System.nanoTime();
-            try (Crew crew = Crew.start("producer", connections, p -> {
-                try (JobfoundryClient client = target.connect()) {
-                    while (System.nanoTime() < end) {
-                        long sent = System.nanoTime();
-                        client.create(type, JobfoundryClient.stampedBody(sent, null));
-                        latency.recordNanos(System.nanoTime() - sent);
-                        created.increment();
-                    }
-                }
-            })) {
-                crew.await(target.phaseLimit);
-            }
+            long created = target.createUntil(type, connections, end, latency);
             double elapsed = (System.nanoTime() - start) / 1e9;
-            OptionalDouble perJob = transactions.perJob(created.sum());
+            OptionalDouble perJob = transactions.perJob(created);
             Percentiles p = latency.percentiles();
-            System.out.printf("%12d %10.0f %12s %12s %10s%n", connections, created.sum() / elapsed, Millis.format(p.p50()),
+            System.out.printf("%12d %10.0f %12s %12s %10s%n", connections, created / elapsed, Millis.format(p.p50()),
                     Millis.format(p.p99()), StoreTransactions.format(perJob));
         }
     }

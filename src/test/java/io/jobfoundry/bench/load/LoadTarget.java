@@ -4,11 +4,13 @@ import io.jobfoundry.bench.Crew;
 import io.jobfoundry.bench.Options;
 import io.jobfoundry.bench.client.JobfoundryClient;
 import io.jobfoundry.bench.http.HttpClientKind;
+import io.jobfoundry.bench.measure.Latency;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 
 /**
@@ -40,6 +42,29 @@ final class LoadTarget {
 
     JobfoundryClient connect() throws IOException {
         return new JobfoundryClient(connections.open());
+    }
+
+    /**
+     * Closed-loop single creates of {@code type}, one at a time on each of {@code connections}
+     * connections, until {@code endNanos}; each create's round trip goes to {@code latency}.
+     *
+     * @return the jobs created
+     */
+    long createUntil(String type, int connections, long endNanos, Latency latency) throws Exception {
+        LongAdder created = new LongAdder();
+        try (Crew crew = Crew.start("producer", connections, p -> {
+            try (JobfoundryClient client = connect()) {
+                while (System.nanoTime() < endNanos) {
+                    long sent = System.nanoTime();
+                    client.create(type, JobfoundryClient.stampedBody(sent, null));
+                    latency.recordNanos(System.nanoTime() - sent);
+                    created.increment();
+                }
+            }
+        })) {
+            crew.await(phaseLimit);
+        }
+        return created.sum();
     }
 
     /** A type name no earlier run used: {@code burndown-k3f9qz}. */
