@@ -76,12 +76,12 @@ public final class JobEngine {
 
     /** couch_jobs {@code add} with a generated id. */
     public Added create(String type, JobChanges changes) {
-        return put(type, Tokens.next(), changes);
+        return put(type, Tokens.jobId(clock.millis()), changes);
     }
 
     /** {@link #create} without blocking; invalid input still throws at once. */
     public CompletableFuture<Added> createAsync(String type, JobChanges changes) {
-        return putAsync(type, Tokens.next(), changes);
+        return putAsync(type, Tokens.jobId(clock.millis()), changes);
     }
 
     /**

@@ -545,6 +545,17 @@ public abstract class JobEngineContract {
         assertThrows(InvalidJobRequestException.class, () -> engine.list("email", null, null, 3, "!!"));
     }
 
+    @Test
+    void generatedIdsListInCreationOrder() {
+        List<String> created = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            created.add(engine.create("email", JobChanges.NONE).job().id());
+            clock.advance(Duration.ofMillis(1));
+        }
+        List<String> listed = engine.list("email", null, null, 100, null).jobs().stream().map(Job::id).toList();
+        assertEquals(created, listed);
+    }
+
     // ---- waiting ----------------------------------------------------------------------------------
 
     @Test
