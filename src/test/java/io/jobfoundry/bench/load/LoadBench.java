@@ -10,7 +10,7 @@ import io.jobfoundry.bench.Options;
  * ./mvnw -B -q -Pbench test-compile exec:java -Dexec.args="load SCENARIO [--option value]..."
  *
  *   enqueue    [--concurrency 1,4,16,64] [--seconds 5]
- *   burndown   [--jobs 20000] [--max 1,10]
+ *   burndown   [--jobs 20000] [--max 1,10] [--warmup-jobs 20000]
  *   latency    [--rates 100,1000,5000] [--seconds 10] [--warmup 15]
  *   noisy      [--jobs 20000] [--small-groups 20]
  *   recovery   [--runs 5] [--activity-timeout 2] [--hold-ms 500]
@@ -24,7 +24,7 @@ import io.jobfoundry.bench.Options;
  */
 public final class LoadBench {
 
-    private static final String[] OPTIONS = {"url", "client", "producers", "workers", "timeout", "concurrency", "seconds", "warmup",
+    private static final String[] OPTIONS = {"url", "client", "producers", "workers", "timeout", "concurrency", "seconds", "warmup", "warmup-jobs",
         "jobs", "max", "rates", "groups", "small-groups", "runs", "activity-timeout", "hold-ms", "counts", "samples", "connections",
         "server-pid"};
 
@@ -63,7 +63,8 @@ public final class LoadBench {
     }
 
     private static void burnDown(LoadTarget target, Options options) throws Exception {
-        new BurnDownScenario(target, options.integer("jobs", 20_000), options.integers("max", 1, 10)).run();
+        new BurnDownScenario(target, options.integer("jobs", 20_000), options.integers("max", 1, 10),
+                options.integer("warmup-jobs", 20_000)).run();
     }
 
     private static void latency(LoadTarget target, Options options) throws Exception {
