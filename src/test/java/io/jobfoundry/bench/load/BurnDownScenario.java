@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Scenario 2, burn-down: N no-op jobs are queued first, then W workers drain them, each looping
  * accept({@code max}) → finish every job it got. With {@code max=10} one accept transaction
  * serves ten jobs, so the gap between the two rates is what batching the hand-out is worth.
- * A drain that is not recorded comes first ({@code --warmup} jobs), as in the comparison: the
+ * A drain that is not recorded comes first ({@code --warmup-jobs}), as in the comparison: the
  * first seconds of a fresh JVM measure its JIT compiler, not the service.
  */
 final class BurnDownScenario {
