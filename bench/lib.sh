@@ -66,14 +66,14 @@ cleanup() {
   [ -n "${BENCH_WORK:-}" ] && rm -rf "$BENCH_WORK"
 }
 
-# Starts the packaged service on 127.0.0.1:$2 with a fresh store in $3, durability $1; waits
-# until it is ready; sets JOBFOUNDRY_PID and JOBFOUNDRY_URL.
+# Starts the packaged service ($5, default target/quarkus-app) on 127.0.0.1:$2 with a fresh store
+# in $3, durability $1, output in $4; waits until it is ready; sets JOBFOUNDRY_PID and JOBFOUNDRY_URL.
 start_jobfoundry() {
-  local durability=$1 port=$2 dir=$3 logfile=$4
+  local durability=$1 port=$2 dir=$3 logfile=$4 app=${5:-target/quarkus-app}
   mkdir -p "$dir"
   start_logged "$logfile" env JOBFOUNDRY_EMBEDDED_PATH="$dir/jobfoundry.db" \
     JOBFOUNDRY_EMBEDDED_DURABILITY="$durability" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$port" \
-    java -jar target/quarkus-app/quarkus-run.jar
+    java -jar "$app/quarkus-run.jar"
   JOBFOUNDRY_PID=$STARTED_PID
   JOBFOUNDRY_URL="http://127.0.0.1:$port"
   wait_until 60 curl -fsS "$JOBFOUNDRY_URL/q/health/ready" || die "Jobfoundry did not get ready; see $logfile"

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Measures two builds of Jobfoundry against each other, alternately, in the same minutes. On a
+# machine whose host takes CPU at random, single runs of one build vary by a fifth; only runs
+# taken side by side show a change of a few percent. Each build is packaged from a git ref in a
+# worktree of its own (`.` is the working tree as it is, uncommitted changes included); the bench
+# client is the current checkout's. Every round starts each build on a fresh store and runs the
+# comparison workload (create → accept → finish of no-op jobs) after a warm-up in the same client.
+#
+#   bench/ab.sh main .                         # main against the working tree
+#   ROUNDS=3 DURABILITY=fsync bench/ab.sh HEAD~1 HEAD
+#
+# Settings (environment): ROUNDS (2), DURABILITY (os), JOBS (30000), WARMUP (40000), WORKERS (16),
+# PRODUCERS (4), TIMEOUT (90 s per phase), OUT (target/bench/ab). Output: the console, and every
+# figure in $OUT/results.jsonl.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+
+[ $# -eq 2 ] || die "usage: bench/ab.sh REF-A REF-B  (a git ref, or . for the working tree)"
+ROUNDS=${ROUNDS:-2}
+DURABILITY=${DURABILITY:-os}
+JOBS=${JOBS:-30000}
+WARMUP=${WARMUP:-40000}
+WORKERS=${WORKERS:-16}
+PRODUCERS=${PRODUCERS:-4}
+TIMEOUT=${TIMEOUT:-90}
+OUT=${OUT:-target/bench/ab}
+
+BENCH_WORK=$(mktemp -d /tmp/jobfoundry-ab.XXXXXX)
+trap cleanup EXIT
+mkdir -p "$OUT"
+rm -f "$OUT/results.jsonl" "$OUT/summary.txt"
+
+build_jar_and_bench "$BENCH_WORK/classpath.txt"
+
+# Packages ref $1 and copies the application to $2.
+package_ref() {
+  local ref=$1 app=$2
+  if [ "$ref" = . ]; then
+    cp -r target/quarkus-app "$app" # just packaged by build_jar_and_bench
+    return
+  fi
+  local tree=$BENCH_WORK/tree-$(basename "$app")
+  git worktree add --quiet --detach "$tree" "$ref"
+  BENCH_STOP_COMMANDS+=("git worktree remove --force $tree")
+  log "packaging $ref ($(git rev-parse --short "$ref"))"
+  (cd "$tree" && mvn_quiet package -DskipTests)
+  cp -r "$tree/target/quarkus-app" "$app"
+}
+
+describe_ref() {
+  if [ "$1" = . ]; then
+    local commit
+    commit=$(git rev-parse --short HEAD)
+    git diff --quiet HEAD -- src pom.xml || commit="$commit+changes"
+    echo "$commit"
+  else
+    git rev-parse --short "$1"
+  fi
+}
+
+labels=("A $1 ($(describe_ref "$1"))" "B $2 ($(describe_ref "$2"))")
+package_ref "$1" "$BENCH_WORK/a"
+package_ref "$2" "$BENCH_WORK/b"
+apps=("$BENCH_WORK/a" "$BENCH_WORK/b")
+
+log "$ROUNDS rounds, durability $DURABILITY, $JOBS jobs after a $WARMUP-job warm-up, $WORKERS workers, $PRODUCERS producers"
+for round in $(seq "$ROUNDS"); do
+  for i in 0 1; do
+    port=$(free_port 18480)
+    start_jobfoundry "$DURABILITY" "$port" "$BENCH_WORK/store-$round-$i" "$OUT/jobfoundry-$i.log" "${apps[$i]}"
+    line=$(bench_java compare jobfoundry --jobs "$JOBS" --workers "$WORKERS" --producers "$PRODUCERS" \
+      --timeout "$TIMEOUT" --warmup "$WARMUP" --label "${labels[$i]}" --version "${labels[$i]}" \
+      --durability "$DURABILITY" --server-pid "$JOBFOUNDRY_PID" --out "$OUT/results.jsonl" \
+      --url "$JOBFOUNDRY_URL" --client raw | tail -1)
+    echo "round $round, $line" | tee -a "$OUT/summary.txt"
+    stop_pid "$JOBFOUNDRY_PID"
+  done
+done
+
+# One line per build: its jobs/s and its service CPU per job, run by run.
+for i in 0 1; do
+  label=${labels[$i]}
+  rates=$(grep -F "$label:" "$OUT/summary.txt" | sed -n 's/.*= \([0-9]*\) jobs\/s.*/\1/p' | paste -sd' ')
+  cpu=$(grep -F "$label:" "$OUT/summary.txt" | sed -n 's/.*server \([0-9.]*\).*/\1/p' | paste -sd' ')
+  echo "$label: jobs/s $rates; service CPU ms/job $cpu"
+done
