@@ -147,17 +147,10 @@ class EmbeddedStoreTest extends KvStoreContract {
         store.close();
         store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("small.db")).withMaxBytes(256 * 1024));
         runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
-        CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(12);
         try {
-            // Hold the committer so that everything submitted meanwhile lands in one batch.
-            Future<?> holder = pool.submit(() -> store.runOnce(tx -> {
-                holding.countDown();
-                await(release);
-                return null;
-            }, Duration.ofSeconds(30)));
-            holding.await(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            Future<Object> holder = holdCommitter(pool, release);
             List<Future<Object>> small = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
                 int n = i;
@@ -210,16 +203,10 @@ class EmbeddedStoreTest extends KvStoreContract {
         LongAccumulator largestBatch = new LongAccumulator(Math::max, 0);
         store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("adds.db")), largestBatch::accumulate);
         runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
-        CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
-            Future<Object> holder = pool.submit(() -> store.runOnce(tx -> {
-                holding.countDown();
-                await(release);
-                return null;
-            }, Duration.ofSeconds(30)));
-            holding.await(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            Future<Object> holder = holdCommitter(pool, release);
             // Queued one by one, so they run in this order, in the batch after the holder's.
             List<CompletableFuture<Object>> steps = new ArrayList<>();
             steps.add(store.runOnceAsync(tx -> {
@@ -279,6 +266,21 @@ class EmbeddedStoreTest extends KvStoreContract {
                 () -> watch.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertTrue(failure.getCause() instanceof StoreException);
         store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("nested/folders/store.db")));
+    }
+
+    /**
+     * Keeps the committer inside one transaction, run on {@code pool}, until {@code release}: what
+     * is submitted meanwhile lands in the next batch, all together.
+     */
+    private Future<Object> holdCommitter(ExecutorService pool, CountDownLatch release) throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(1);
+        Future<Object> holder = pool.submit(() -> store.runOnce(tx -> {
+            holding.countDown();
+            await(release);
+            return null;
+        }, Duration.ofSeconds(30)));
+        assertTrue(holding.await(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "the holding transaction did not start");
+        return holder;
     }
 
     private void awaitQueued(int expected) throws InterruptedException {
