@@ -1,8 +1,8 @@
 package io.jobfoundry.bench.compare;
 
+import io.jobfoundry.bench.http.Lines;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -98,16 +98,7 @@ final class BeanstalkConnection implements AutoCloseable {
     }
 
     private String readLine() throws IOException {
-        StringBuilder line = new StringBuilder(32);
-        for (int b = in.read(); b != '\n'; b = in.read()) {
-            if (b < 0) {
-                throw new EOFException("beanstalkd closed the connection");
-            }
-            if (b != '\r') {
-                line.append((char) b);
-            }
-        }
-        return line.toString();
+        return Lines.read(in, "beanstalkd");
     }
 
     @Override

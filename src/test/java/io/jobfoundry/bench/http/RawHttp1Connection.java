@@ -122,16 +122,7 @@ final class RawHttp1Connection implements HttpConnection {
     }
 
     private String readLine() throws IOException {
-        StringBuilder line = new StringBuilder(64);
-        for (int b = in.read(); b != '\n'; b = in.read()) {
-            if (b < 0) {
-                throw new EOFException("connection closed by the server");
-            }
-            if (b != '\r') {
-                line.append((char) b);
-            }
-        }
-        return line.toString();
+        return Lines.read(in, "the server");
     }
 
     @Override
