@@ -16,9 +16,6 @@ final class Tokens {
     private static final char[] SORTABLE = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
             .toCharArray();
 
-    /** Characters of a job id: 16 bytes at 6 bits a character. */
-    static final int ID_LENGTH = 22;
-
     private Tokens() {
     }
 

@@ -125,10 +125,7 @@ class EmbeddedStoreTest extends KvStoreContract {
 
     @Test
     void concurrentTransactionsAreCommittedTogetherInBatches() throws Exception {
-        store.close();
-        LongAccumulator largestBatch = new LongAccumulator(Math::max, 0);
-        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("batched.db")), largestBatch::accumulate);
-        runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        LongAccumulator largestBatch = reopenMeasuringBatches("batched.db");
         runConcurrently(16, i -> {
             for (int j = 0; j < 50; j++) {
                 int n = j;
@@ -199,10 +196,7 @@ class EmbeddedStoreTest extends KvStoreContract {
      */
     @Test
     void transactionsOfOneBatchSeeEachOthersAddsAndARollbackTakesItsOwnBack() throws Exception {
-        store.close();
-        LongAccumulator largestBatch = new LongAccumulator(Math::max, 0);
-        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("adds.db")), largestBatch::accumulate);
-        runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        LongAccumulator largestBatch = reopenMeasuringBatches("adds.db");
         CountDownLatch release = new CountDownLatch(1);
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
@@ -266,6 +260,15 @@ class EmbeddedStoreTest extends KvStoreContract {
                 () -> watch.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertTrue(failure.getCause() instanceof StoreException);
         store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("nested/folders/store.db")));
+    }
+
+    /** Replaces the store with a fresh one in {@code file}; the answer holds its largest batch so far. */
+    private LongAccumulator reopenMeasuringBatches(String file) {
+        store.close();
+        LongAccumulator largestBatch = new LongAccumulator(Math::max, 0);
+        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve(file)), largestBatch::accumulate);
+        runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        return largestBatch;
     }
 
     /**
