@@ -8,10 +8,12 @@
 #
 #   bench/ab.sh main .                         # main against the working tree
 #   ROUNDS=3 DURABILITY=fsync bench/ab.sh HEAD~1 HEAD
+#   LOAD="latency --rates 100,1000" bench/ab.sh main .   # a load.sh scenario instead
 #
 # Settings (environment): ROUNDS (2), DURABILITY (os), JOBS (30000), WARMUP (40000), WORKERS (16),
-# PRODUCERS (4), TIMEOUT (90 s per phase), OUT (target/bench/ab). Output: the console, and every
-# figure in $OUT/results.jsonl.
+# PRODUCERS (4), TIMEOUT (90 s per phase), OUT (target/bench/ab), LOAD (the arguments of a
+# `Bench load` scenario to run in place of the comparison workload). Output: the console, and
+# every figure of the comparison workload in $OUT/results.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -69,6 +71,13 @@ for round in $(seq "$ROUNDS"); do
   for i in 0 1; do
     port=$(free_port 18480)
     start_jobfoundry "$DURABILITY" "$port" "$BENCH_WORK/store-$round-$i" "$OUT/jobfoundry-$i.log" "${apps[$i]}"
+    if [ -n "${LOAD:-}" ]; then
+      # shellcheck disable=SC2086 # LOAD is a list of arguments
+      bench_java load $LOAD --url "$JOBFOUNDRY_URL" --server-pid "$JOBFOUNDRY_PID" 2>&1 \
+        | sed "s/^/round $round, ${labels[$i]}: /" | tee -a "$OUT/summary.txt"
+      stop_pid "$JOBFOUNDRY_PID"
+      continue
+    fi
     line=$(bench_java compare jobfoundry --jobs "$JOBS" --workers "$WORKERS" --producers "$PRODUCERS" \
       --timeout "$TIMEOUT" --warmup "$WARMUP" --label "${labels[$i]}" --version "${labels[$i]}" \
       --durability "$DURABILITY" --server-pid "$JOBFOUNDRY_PID" --out "$OUT/results.jsonl" \
@@ -78,6 +87,7 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 
+[ -z "${LOAD:-}" ] || exit 0
 # One line per build: its jobs/s and its service CPU per job, run by run.
 for i in 0 1; do
   label=${labels[$i]}
