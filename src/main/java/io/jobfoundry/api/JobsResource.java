@@ -75,7 +75,7 @@ public class JobsResource {
     public CompletionStage<Response> create(@PathParam("type") String type,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, @Context UriInfo uri, byte[] body) {
         // Answered on the event loop: no worker thread waits for the commit (Suspended).
-        return Suspended.onRequestContext(engine.createAsync(type, JobBodies.changes(bodies.read(contentType, body))),
+        return Suspended.onRequestContext(waits.createAsync(type, JobBodies.changes(bodies.read(contentType, body))),
                 added -> created(uri, added));
     }
 
@@ -98,7 +98,7 @@ public class JobsResource {
     @Path("{id}")
     public CompletionStage<Response> put(@PathParam("type") String type, @PathParam("id") String id,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, @Context UriInfo uri, byte[] body) {
-        return Suspended.onRequestContext(engine.putAsync(type, id, JobBodies.changes(bodies.read(contentType, body))),
+        return Suspended.onRequestContext(waits.putAsync(type, id, JobBodies.changes(bodies.read(contentType, body))),
                 added -> added.created() ? created(uri, added) : Response.ok(JobDto.of(added.job())).build());
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -25,13 +26,34 @@ final class AcceptDispatcher {
     /** Jobs handed out per round at most: a round is one transaction within FDB's limits. */
     private static final int ROUND_JOBS = AcceptRequest.MAX_JOBS;
 
-    /** A blocked accept. */
-    static final class Waiter {
+    /**
+     * A blocked accept. It is served by one transaction at a time: a round of this dispatcher, or
+     * the transaction that adds a job it can take ({@link JobEngine.HandOff}); {@code busy} says
+     * one has it, so the other passes it over instead of taking a second job for it.
+     */
+    final class Waiter implements JobEngine.HandOff {
         final AcceptRequest request;
         final CompletableFuture<List<LeasedJob>> result = new CompletableFuture<>();
+        private final AtomicBoolean busy = new AtomicBoolean();
 
-        Waiter(AcceptRequest request) {
+        private Waiter(AcceptRequest request) {
             this.request = request;
+        }
+
+        @Override
+        public AcceptRequest request() {
+            return request;
+        }
+
+        /** Runs on the store's thread, when the adding transaction is over. */
+        @Override
+        public void settle(List<LeasedJob> jobs) {
+            hand(this, jobs);
+            busy.set(false);
+            if (!result.isDone()) {
+                // Passed over by a round while the hand-off had it, it may have missed a job.
+                executor.execute(AcceptDispatcher.this::signal);
+            }
         }
     }
 
@@ -39,22 +61,71 @@ final class AcceptDispatcher {
     private final Executor executor;
     private final List<String> types;
     private final Instant maxScheduledAt;
+    /** Told when the last waiter has left, so that its owner can let go of it. */
+    private final Consumer<AcceptDispatcher> whenIdle;
     private final ConcurrentLinkedDeque<Waiter> queue = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicReference<List<CompletableFuture<Void>>> armed = new AtomicReference<>(List.of());
     private volatile boolean signalled;
 
-    AcceptDispatcher(JobEngine engine, Executor executor, List<String> types, Instant maxScheduledAt) {
+    AcceptDispatcher(JobEngine engine, Executor executor, List<String> types, Instant maxScheduledAt,
+            Consumer<AcceptDispatcher> whenIdle) {
         this.engine = engine;
         this.executor = executor;
         this.types = types;
+        this.whenIdle = whenIdle;
         this.maxScheduledAt = maxScheduledAt;
     }
 
-    void add(Waiter waiter) {
-        queue.add(waiter);
-        waiter.result.whenComplete((jobs, failure) -> queue.remove(waiter));
+    /** Queues a blocked accept and serves it; its result completes with the jobs it is handed. */
+    Waiter add(AcceptRequest request) {
+        Waiter waiter = enqueue(request);
         signal();
+        return waiter;
+    }
+
+    /** Queues a blocked accept, to be served after the next {@link #signal()}. */
+    Waiter enqueue(AcceptRequest request) {
+        Waiter waiter = new Waiter(request);
+        queue.add(waiter);
+        waiter.result.whenComplete((jobs, failure) -> {
+            queue.remove(waiter);
+            if (queue.isEmpty()) {
+                whenIdle.accept(this);
+            }
+        });
+        return waiter;
+    }
+
+    /** Whether no accept is waiting here. */
+    boolean idle() {
+        return queue.isEmpty();
+    }
+
+    /** Whether a job of {@code type} due at {@code dueMicros} is one this dispatcher's waiters ask for. */
+    boolean serves(String type, long dueMicros) {
+        if (maxScheduledAt != null && Times.micros(maxScheduledAt) < dueMicros) {
+            return false;
+        }
+        for (String pattern : types) {
+            if (pattern.equals(type) || TypeNames.isGlob(pattern) && TypeNames.matches(pattern, type)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The oldest waiter that no transaction is serving, now claimed for a hand-off; or null. */
+    Waiter claim() {
+        for (Waiter waiter : queue) {
+            if (!waiter.result.isDone() && waiter.busy.compareAndSet(false, true)) {
+                if (!waiter.result.isDone()) {
+                    return waiter;
+                }
+                waiter.busy.set(false);
+            }
+        }
+        return null;
     }
 
     /**
@@ -115,6 +186,9 @@ final class AcceptDispatcher {
                 signalled = true; // the rest in the next round
                 break;
             }
+            if (!waiter.busy.compareAndSet(false, true)) {
+                continue; // a hand-off has it; it signals when done
+            }
             batch.add(waiter);
             claims.add(new JobEngine.Claim(waiter.request.worker(), waiter.request.max()));
             jobs += waiter.request.max();
@@ -122,20 +196,34 @@ final class AcceptDispatcher {
         if (batch.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return engine.acceptForAsync(types, maxScheduledAt, claims, true).thenAccept(result -> {
-            List<LeasedJob> orphans = new ArrayList<>();
-            for (int i = 0; i < batch.size(); i++) {
-                List<LeasedJob> handed = result.jobs().get(i);
-                if (!handed.isEmpty() && !batch.get(i).result.complete(handed)) {
-                    orphans.addAll(handed); // the waiter's time ran out while the round ran
+        CompletableFuture<JobEngine.AcceptBatch> done;
+        try {
+            done = engine.acceptForAsync(types, maxScheduledAt, claims, true);
+        } catch (RuntimeException e) {
+            done = CompletableFuture.failedFuture(e);
+        }
+        return done.whenComplete((result, failure) -> {
+            if (result != null) {
+                for (int i = 0; i < batch.size(); i++) {
+                    hand(batch.get(i), result.jobs().get(i));
                 }
+                List<CompletableFuture<Void>> wake = result.wake();
+                if (queue.isEmpty()) { // all left while the round ran: a watch now would wake nobody
+                    wake.forEach(Futures::cancel);
+                    wake = List.of();
+                }
+                rearm(wake);
             }
-            if (!orphans.isEmpty()) {
-                // Back to the queue, untouched; not on the store's thread, which cannot start a transaction.
-                executor.execute(() -> orphans.forEach(engine::release));
-            }
-            rearm(result.wake());
-        });
+            batch.forEach(waiter -> waiter.busy.set(false));
+        }).thenAccept(result -> { });
+    }
+
+    /** Gives a waiter its jobs; if its time ran out while the transaction ran, they go back to the queue. */
+    private void hand(Waiter waiter, List<LeasedJob> jobs) {
+        if (!jobs.isEmpty() && !waiter.result.complete(jobs)) {
+            // Untouched; not on the store's thread, which cannot start a transaction.
+            executor.execute(() -> jobs.forEach(engine::release));
+        }
     }
 
     private void rearm(List<CompletableFuture<Void>> wake) {
@@ -160,6 +248,11 @@ final class AcceptDispatcher {
         for (Waiter waiter : queue) {
             waiter.result.complete(List.of());
         }
+        retire();
+    }
+
+    /** Lets go of the watch; a waiter queued afterwards arms a new one with its first round. */
+    void retire() {
         rearm(List.of());
     }
 }

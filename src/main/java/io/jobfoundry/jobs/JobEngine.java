@@ -15,13 +15,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -76,12 +74,17 @@ public final class JobEngine {
 
     /** couch_jobs {@code add} with a generated id. */
     public Added create(String type, JobChanges changes) {
-        return put(type, Tokens.jobId(clock.millis()), changes);
+        return put(type, newJobId(), changes);
     }
 
     /** {@link #create} without blocking; invalid input still throws at once. */
     public CompletableFuture<Added> createAsync(String type, JobChanges changes) {
-        return putAsync(type, Tokens.jobId(clock.millis()), changes);
+        return putAsync(type, newJobId(), changes);
+    }
+
+    /** A generated id: its creation millisecond, then randomness, so ids list in creation order. */
+    String newJobId() {
+        return Tokens.jobId(clock.millis());
     }
 
     /**
@@ -94,47 +97,94 @@ public final class JobEngine {
 
     /** {@link #put} without blocking; invalid input still throws at once. */
     public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes) {
+        return putAsync(type, id, changes, (t, at) -> null);
+    }
+
+    /** A processor blocked in accept, which a job being added may go to directly (see {@link JobWaits}). */
+    interface HandOff {
+        AcceptRequest request();
+
+        /** Once the transaction is over: the jobs it took for the request; none if it failed or found none. */
+        void settle(List<LeasedJob> jobs);
+    }
+
+    /** Where {@link #putAsync(String, String, JobChanges, Waiting)} looks for a blocked accept. */
+    @FunctionalInterface
+    interface Waiting {
+        /** A blocked accept for {@code type}, claimed so that nothing else serves it until settled; or null. */
+        HandOff claim(String type, long dueMicros);
+    }
+
+    private record AddedAndHanded(Added added, AcceptBatch handed) {
+    }
+
+    /**
+     * {@link #putAsync(String, String, JobChanges)}, and if the job is due and a processor waits
+     * for its type, that processor's accept in the same transaction. The job a worker was waiting
+     * for then costs one commit instead of two, and no watch has to fire between them. The accept
+     * takes what the {@link Acceptor} chooses, as any accept would, so order and fairness hold.
+     */
+    CompletableFuture<Added> putAsync(String type, String id, JobChanges changes, Waiting waiting) {
         TypeNames.checkType(type);
         TypeNames.checkId(id);
         Validated valid = validate(type, id, changes);
         long now = now();
         String nonce = Tokens.next();
-        return runner.runAsync(tx -> {
-            TypeSettings settings = TypeRegistry.ensure(tx, type);
-            JobRecord r = JobIndex.load(tx, type, id);
-            if (r == null) {
-                r = newRecord(type, id, valid, settings, now, nonce);
-                JobIndex.place(tx, r, now);
-                JobIndex.save(tx, r, now);
-                return new Added(r.view(), true);
-            }
-            boolean created = nonce.equals(r.origin);
-            if (created) {
-                return new Added(r.view(), true); // our own earlier attempt committed
-            }
-            switch (r.state) {
-                case PENDING -> {
-                    JobIndex.unplace(tx, r);
-                    apply(r, valid);
-                    JobIndex.place(tx, r, now);
-                }
-                case RUNNING -> {
-                    // As resubmit: runs again when it finishes, at the given time, in the given group.
-                    r.resubmit = true;
-                    applyToRunning(r, valid);
-                    r.scheduledAt = valid.scheduledAt().orElse(r.scheduledAt);
-                    r.group = valid.group().orElse(r.group);
-                }
-                case FINISHED -> {
-                    JobIndex.unfinish(tx, r);
-                    apply(r, valid);
-                    restart(r, valid.scheduledAt().orElse(now));
-                    JobIndex.place(tx, r, now);
-                }
-            }
+        long due = valid.scheduledAt().orElse(now);
+        HandOff handOff = due <= now ? waiting.claim(type, due) : null;
+        if (handOff == null) {
+            return runner.runAsync(tx -> add(tx, type, id, valid, now, nonce), Sync.ON_COMMIT);
+        }
+        AcceptRequest request = handOff.request();
+        AcceptAttempt accept = new AcceptAttempt(acceptor, request.types(), request.maxScheduledAt(),
+                List.of(new Claim(request.worker(), request.max())), now);
+        CompletableFuture<AddedAndHanded> done;
+        try {
+            done = runner.runAsync(tx -> new AddedAndHanded(add(tx, type, id, valid, now, nonce), accept.run(tx, false)),
+                    Sync.ON_COMMIT);
+        } catch (RuntimeException e) {
+            handOff.settle(List.of());
+            throw e;
+        }
+        return done.whenComplete((both, failure) -> handOff.settle(
+                both == null ? List.of() : accept.committed(both.handed(), observer).jobs().get(0)))
+                .thenApply(AddedAndHanded::added);
+    }
+
+    private Added add(KvTransaction tx, String type, String id, Validated valid, long now, String nonce) {
+        TypeSettings settings = TypeRegistry.ensure(tx, type);
+        JobRecord r = JobIndex.load(tx, type, id);
+        if (r == null) {
+            r = newRecord(type, id, valid, settings, now, nonce);
+            JobIndex.place(tx, r, now);
             JobIndex.save(tx, r, now);
-            return new Added(r.view(), false);
-        }, Sync.ON_COMMIT);
+            return new Added(r.view(), true);
+        }
+        if (nonce.equals(r.origin)) {
+            return new Added(r.view(), true); // our own earlier attempt committed
+        }
+        switch (r.state) {
+            case PENDING -> {
+                JobIndex.unplace(tx, r);
+                apply(r, valid);
+                JobIndex.place(tx, r, now);
+            }
+            case RUNNING -> {
+                // As resubmit: runs again when it finishes, at the given time, in the given group.
+                r.resubmit = true;
+                applyToRunning(r, valid);
+                r.scheduledAt = valid.scheduledAt().orElse(r.scheduledAt);
+                r.group = valid.group().orElse(r.group);
+            }
+            case FINISHED -> {
+                JobIndex.unfinish(tx, r);
+                apply(r, valid);
+                restart(r, valid.scheduledAt().orElse(now));
+                JobIndex.place(tx, r, now);
+            }
+        }
+        JobIndex.save(tx, r, now);
+        return new Added(r.view(), false);
     }
 
     public Optional<Job> get(String type, String id) {
@@ -329,92 +379,10 @@ public final class JobEngine {
     /** Serves several processors that ask for the same types in one transaction (the dispatcher's batch). */
     CompletableFuture<AcceptBatch> acceptForAsync(List<String> patterns, Instant maxScheduledAt,
             List<Claim> claims, boolean watch) {
-        long now = now();
-        long maxAt = maxScheduledAt == null ? now : Math.min(now, Times.micros(maxScheduledAt));
-        String nonce = Tokens.next();
-        List<List<String>> leases = new ArrayList<>(claims.size());
-        int total = 0;
-        for (Claim claim : claims) {
-            List<String> own = new ArrayList<>(claim.max());
-            for (int i = 0; i < claim.max(); i++) {
-                own.add(Tokens.next());
-            }
-            leases.add(own);
-            total += claim.max();
-        }
-        int wanted = total;
-        AtomicReference<Acceptor.Round> committed = new AtomicReference<>();
-        return runner.runAsync(tx -> {
-            byte[] outcomeKey = JobKeys.outcome(now, nonce);
-            byte[] outcome = tx.get(outcomeKey);
-            List<List<LeasedJob>> result = new ArrayList<>(claims.size());
-            for (int i = 0; i < claims.size(); i++) {
-                result.add(new ArrayList<>());
-            }
-            if (outcome != null) {
-                int replayed = replayAccept(tx, outcome, leases, result);
-                committed.set(acceptor.replayed(result.stream().flatMap(List::stream).map(LeasedJob::job).toList(),
-                        type -> TypeRegistry.find(tx, type)));
-                // Jobs that became ready since the first attempt bumped the watch key before any
-                // watch armed now could see it: a short replayed round asks for another at once.
-                return new AcceptBatch(result, watch && replayed < wanted
-                        ? List.of(CompletableFuture.completedFuture(null)) : List.of());
-            }
-            Acceptor.Round round = acceptor.round();
-            committed.set(round);
-            List<Object> record = new ArrayList<>();
-            int handed = 0;
-            int claim = 0;
-            for (String type : resolveTypes(tx, patterns)) {
-                if (handed == wanted) {
-                    break;
-                }
-                TypeSettings settings = TypeRegistry.find(tx, type);
-                if (settings == null) {
-                    continue;
-                }
-                for (JobRecord r : acceptor.take(round, tx, type, settings, wanted - handed, maxAt)) {
-                    while (result.get(claim).size() == claims.get(claim).max()) {
-                        claim++;
-                    }
-                    String lease = leases.get(claim).get(result.get(claim).size());
-                    JobIndex.startRunning(tx, r, lease, claims.get(claim).worker(), now, handed++);
-                    result.get(claim).add(new LeasedJob(r.view(), lease));
-                    record.add(r.type);
-                    record.add(r.id);
-                    record.add(lease);
-                }
-            }
-            if (handed > 0) {
-                tx.set(outcomeKey, Tuple.fromList(record).pack());
-            }
-            List<CompletableFuture<Void>> wake = List.of();
-            if (watch && handed < wanted) {
-                wake = new ArrayList<>();
-                boolean anyGlob = patterns.stream().anyMatch(TypeNames::isGlob);
-                if (anyGlob) {
-                    wake.add(tx.watch(JobKeys.anyReadyWatch()));
-                } else {
-                    for (String type : new LinkedHashSet<>(patterns)) {
-                        wake.add(tx.watch(JobKeys.readyWatch(type)));
-                    }
-                }
-            }
-            return new AcceptBatch(result, wake);
-        }, Sync.DEFERRABLE).thenApply(batch -> { // a lost lease only makes its holder's next call halt
-            committed.get().commit();
-            for (List<LeasedJob> handed : batch.jobs()) {
-                for (LeasedJob leased : handed) {
-                    Job job = leased.job();
-                    observer.accepted(job.type(), positive(Duration.between(job.scheduledAt(), job.startedAt())));
-                }
-            }
-            return batch;
-        });
-    }
-
-    private static Duration positive(Duration duration) {
-        return duration.isNegative() ? Duration.ZERO : duration;
+        AcceptAttempt accept = new AcceptAttempt(acceptor, patterns, maxScheduledAt, claims, now());
+        // DEFERRABLE: a lease lost with an unflushed commit only makes its holder's next call halt.
+        return runner.runAsync(tx -> accept.run(tx, watch), Sync.DEFERRABLE)
+                .thenApply(batch -> accept.committed(batch, observer));
     }
 
     /** Hands a job taken for a processor that is gone (its wait ended) back to the queue, unchanged. */
@@ -445,48 +413,6 @@ public final class JobEngine {
             JobRecord r = JobIndex.load(tx, type, id);
             return new Observation(r == null ? null : r.view(), tx.watch(JobKeys.job(type, id)));
         });
-    }
-
-    /** A retried accept whose first attempt committed: the same jobs, to the same claims. */
-    private static int replayAccept(KvTransaction tx, byte[] outcome, List<List<String>> leases,
-            List<List<LeasedJob>> result) {
-        Tuple taken = Tuple.fromBytes(outcome);
-        int replayed = 0;
-        for (int i = 0; i + 2 < taken.size(); i += 3) {
-            JobRecord r = JobIndex.load(tx, taken.getString(i), taken.getString(i + 1));
-            String lease = taken.getString(i + 2);
-            if (r == null || !lease.equals(r.lease)) {
-                continue;
-            }
-            for (int claim = 0; claim < leases.size(); claim++) {
-                if (leases.get(claim).contains(lease)) {
-                    result.get(claim).add(new LeasedJob(r.view(), lease));
-                    replayed++;
-                }
-            }
-        }
-        return replayed;
-    }
-
-    /** Exact names as given, globs against the registry; each type once, in request order. */
-    private static List<String> resolveTypes(KvReads tx, List<String> patterns) {
-        Set<String> types = new LinkedHashSet<>();
-        List<String> known = null;
-        for (String pattern : patterns) {
-            if (!TypeNames.isGlob(pattern)) {
-                types.add(pattern);
-                continue;
-            }
-            if (known == null) {
-                known = TypeRegistry.names(tx);
-            }
-            for (String name : known) {
-                if (TypeNames.matches(pattern, name)) {
-                    types.add(name);
-                }
-            }
-        }
-        return new ArrayList<>(types);
     }
 
     /** couch_jobs {@code update}: renews the activity timeout and optionally replaces the data. */

@@ -2,6 +2,7 @@ package io.jobfoundry.jobs;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -47,12 +48,20 @@ public final class JobWaits implements AutoCloseable {
             // Nothing to wait for: one transaction, straight from the caller, not the waits pool.
             answer = engine.acceptAsync(request);
         } else {
-            AcceptDispatcher.Waiter waiter = new AcceptDispatcher.Waiter(request);
-            var timeout = timer.schedule(() -> waiter.result.complete(List.of()), wait.toNanos(), TimeUnit.NANOSECONDS);
-            waiter.result.whenComplete((jobs, failure) -> timeout.cancel(false));
-            dispatchers.computeIfAbsent(new DispatchKey(request.types(), request.maxScheduledAt()),
-                    key -> new AcceptDispatcher(engine, executor, key.types(), key.maxScheduledAt())).add(waiter);
-            answer = waiter.result;
+            // Queued under the map's lock, so that an idle dispatcher is never let go with a waiter in it.
+            List<AcceptDispatcher.Waiter> queued = new ArrayList<>(1);
+            AcceptDispatcher dispatcher = dispatchers.compute(new DispatchKey(request.types(), request.maxScheduledAt()),
+                    (key, live) -> {
+                        AcceptDispatcher serving = live != null ? live : new AcceptDispatcher(engine, executor,
+                                key.types(), key.maxScheduledAt(), idle -> letGo(key, idle));
+                        queued.add(serving.enqueue(request));
+                        return serving;
+                    });
+            dispatcher.signal();
+            CompletableFuture<List<LeasedJob>> waiting = queued.get(0).result;
+            var timeout = timer.schedule(() -> waiting.complete(List.of()), wait.toNanos(), TimeUnit.NANOSECONDS);
+            waiting.whenComplete((jobs, failure) -> timeout.cancel(false));
+            answer = waiting;
         }
         answer.whenComplete((jobs, failure) -> {
             if (jobs != null) {
@@ -61,6 +70,54 @@ public final class JobWaits implements AutoCloseable {
         });
         // The caller's cancel (a worker that hung up) must reach the waiter itself.
         return answer;
+    }
+
+    /**
+     * {@link JobEngine#createAsync}, handing the job straight to a processor blocked in accept for
+     * its type, if there is one here, in the transaction that adds it.
+     */
+    public CompletableFuture<Added> createAsync(String type, JobChanges changes) {
+        return engine.putAsync(type, engine.newJobId(), changes, this::claimWaiter);
+    }
+
+    /** {@link JobEngine#putAsync}, handing the job to a blocked accept as {@link #createAsync} does. */
+    public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes) {
+        return engine.putAsync(type, id, changes, this::claimWaiter);
+    }
+
+    /**
+     * Drops a dispatcher whose last waiter has left. Dispatchers are keyed by types and
+     * {@code maxScheduledAt}, which workers may set anew on every call: kept, they would pile up,
+     * and every job added would look through them for a waiter.
+     */
+    private void letGo(DispatchKey key, AcceptDispatcher idle) {
+        dispatchers.computeIfPresent(key, (k, live) -> {
+            if (live != idle || !idle.idle()) {
+                return live;
+            }
+            idle.retire();
+            return null;
+        });
+    }
+
+    /** Dispatchers alive now: one per set of types and {@code maxScheduledAt} with a waiter. */
+    int dispatchers() {
+        return dispatchers.size();
+    }
+
+    private JobEngine.HandOff claimWaiter(String type, long dueMicros) {
+        if (closed) {
+            return null;
+        }
+        for (AcceptDispatcher dispatcher : dispatchers.values()) {
+            if (dispatcher.serves(type, dueMicros)) {
+                AcceptDispatcher.Waiter waiter = dispatcher.claim();
+                if (waiter != null) {
+                    return waiter;
+                }
+            }
+        }
+        return null;
     }
 
     /** The job once it is in {@code state}, or as it is when {@code timeout} ends. */

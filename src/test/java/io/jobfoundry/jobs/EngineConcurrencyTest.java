@@ -3,6 +3,7 @@ package io.jobfoundry.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobfoundry.Futures;
 import io.jobfoundry.kv.FaultInjectingStore;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
@@ -12,6 +13,7 @@ import io.jobfoundry.kv.embedded.EmbeddedOptions;
 import io.jobfoundry.kv.embedded.EmbeddedStore;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,6 +59,9 @@ class EngineConcurrencyTest {
                     EngineOptions.DEFAULT);
             Set<String> leasesSeen = ConcurrentHashMap.newKeySet();
             Map<String, List<String>> leasesByJob = new ConcurrentHashMap<>();
+            ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
+            // Blocked accepts and the adds that hand jobs straight to them race with everything else.
+            JobWaits waits = new JobWaits(engine, waitsPool, waitsPool);
             ExecutorService pool = Executors.newFixedThreadPool(THREADS);
             List<Future<?>> futures = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
@@ -66,9 +72,14 @@ class EngineConcurrencyTest {
                         String id = "job-" + random.nextInt(IDS);
                         try {
                             switch (random.nextInt(7)) {
-                                case 0, 1 -> engine.put(TYPE, id, JobChanges.NONE.withData("{\"i\":" + i + "}"));
+                                case 0 -> engine.put(TYPE, id, JobChanges.NONE.withData("{\"i\":" + i + "}"));
+                                case 1 -> Futures.join(waits.putAsync(TYPE, id, JobChanges.NONE.withData("{\"i\":" + i + "}")));
                                 case 2 -> {
-                                    for (LeasedJob leased : engine.accept(new AcceptRequest(List.of(TYPE), 1 + random.nextInt(3), null, null))) {
+                                    AcceptRequest request = new AcceptRequest(List.of(TYPE), 1 + random.nextInt(3), null, null);
+                                    List<LeasedJob> accepted = random.nextBoolean() ? engine.accept(request)
+                                            : Futures.join(waits.accept(request, Duration.ofMillis(random.nextInt(20)))
+                                                    .toCompletableFuture());
+                                    for (LeasedJob leased : accepted) {
                                         assertTrue(leasesSeen.add(leased.lease()), "a lease was handed out twice");
                                         leasesByJob.computeIfAbsent(leased.job().id(), k -> new ArrayList<>()).add(leased.lease());
                                         held.add(leased);
@@ -101,6 +112,10 @@ class EngineConcurrencyTest {
                 future.get(5, TimeUnit.MINUTES);
             }
             pool.shutdown();
+            waits.close();
+            waitsPool.shutdown();
+            // A job handed to an accept whose wait had just ended goes back to the queue on the pool.
+            assertTrue(waitsPool.awaitTermination(1, TimeUnit.MINUTES));
 
             for (Job job : engine.list(TYPE, null, null, 1000, null).jobs()) {
                 int valid = 0;

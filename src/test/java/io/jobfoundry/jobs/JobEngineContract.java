@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobfoundry.Futures;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.TransactionRunner;
@@ -594,6 +595,108 @@ public abstract class JobEngineContract {
             ids.add(got.get(0).job().id());
         }
         assertEquals(5, ids.size(), "no job went to two workers");
+    }
+
+    @Test
+    void aBlockedAcceptIsHandedAJobCreatedForIt() throws Exception {
+        var waiting = waits.accept(new AcceptRequest(List.of("push"), 1, null, "w"), Duration.ofSeconds(EVENT_SECONDS))
+                .toCompletableFuture();
+        Added created = waits.createAsync("push", JobChanges.NONE).get(EVENT_SECONDS, TimeUnit.SECONDS);
+        LeasedJob got = waiting.get(EVENT_SECONDS, TimeUnit.SECONDS).get(0);
+        assertEquals(created.job().id(), got.job().id());
+        assertEquals("w", engine.heartbeat("push", got.job().id(), got.lease(), Change.keep()).worker());
+    }
+
+    // ---- hand-off: a job added for a blocked accept goes to it in the adding transaction ----------
+
+    /** A blocked accept as the engine sees it; records what it is settled with. */
+    private static final class RecordedHandOff implements JobEngine.HandOff {
+        private final AcceptRequest request;
+        private final List<List<LeasedJob>> settled = new CopyOnWriteArrayList<>();
+
+        RecordedHandOff(AcceptRequest request) {
+            this.request = request;
+        }
+
+        @Override
+        public AcceptRequest request() {
+            return request;
+        }
+
+        @Override
+        public void settle(List<LeasedJob> jobs) {
+            settled.add(jobs);
+        }
+
+        List<LeasedJob> once() {
+            assertEquals(1, settled.size(), "settled exactly once");
+            return settled.get(0);
+        }
+    }
+
+    private static RecordedHandOff waiting(String type, Instant maxScheduledAt) {
+        return new RecordedHandOff(new AcceptRequest(List.of(type), 1, maxScheduledAt, "w"));
+    }
+
+    @Test
+    void aJobAddedForABlockedAcceptIsLeasedToItInOneTransaction() {
+        RecordedHandOff handOff = waiting("push", null);
+        long before = engine.runner().committed();
+        Added added = Futures.join(engine.putAsync("push", "a", JobChanges.NONE, (type, due) -> handOff));
+        assertEquals(1, engine.runner().committed() - before, "adding and leasing are one transaction");
+        assertTrue(added.created());
+        LeasedJob leased = handOff.once().get(0);
+        assertEquals("a", leased.job().id());
+        Job running = engine.get("push", "a").orElseThrow();
+        assertEquals(JobState.RUNNING, running.state());
+        assertEquals("w", running.worker());
+        assertEquals(leased.job().startedAt(), running.startedAt());
+        engine.finish("push", "a", leased.lease(), true, Change.keep(), null);
+        Counts counts = engine.type("push").orElseThrow().counts();
+        assertEquals(0, counts.pending());
+        assertEquals(1, counts.succeeded());
+    }
+
+    @Test
+    void aHandOffTakesWhatAnAcceptWouldOldestFirst() {
+        engine.put("push", "older", JobChanges.NONE.withScheduledAt(START.minusSeconds(5)));
+        RecordedHandOff handOff = waiting("push", null);
+        Futures.join(engine.putAsync("push", "newer", JobChanges.NONE, (type, due) -> handOff));
+        assertEquals("older", handOff.once().get(0).job().id());
+        assertEquals(JobState.PENDING, engine.get("push", "newer").orElseThrow().state());
+        assertEquals("newer", acceptOne("push").job().id());
+    }
+
+    @Test
+    void aJobThatIsNotDueIsNotHandedOff() {
+        List<String> asked = new CopyOnWriteArrayList<>();
+        Futures.join(engine.putAsync("push", "later", JobChanges.NONE.withScheduledAt(START.plusSeconds(60)),
+                (type, due) -> {
+                    asked.add(type);
+                    return null;
+                }));
+        assertEquals(List.of(), asked, "no blocked accept is claimed for a job that is not due");
+        assertEquals(JobState.PENDING, engine.get("push", "later").orElseThrow().state());
+    }
+
+    @Test
+    void aHandOffThatFindsNothingForItsAcceptLeavesTheJobPending() {
+        RecordedHandOff handOff = waiting("push", START.minusSeconds(60));
+        Futures.join(engine.putAsync("push", "a", JobChanges.NONE, (type, due) -> handOff));
+        assertEquals(List.of(), handOff.once());
+        assertEquals(JobState.PENDING, engine.get("push", "a").orElseThrow().state());
+        assertEquals(1, engine.type("push").orElseThrow().counts().due());
+    }
+
+    @Test
+    void invalidInputClaimsNoBlockedAccept() {
+        List<String> asked = new CopyOnWriteArrayList<>();
+        assertThrows(InvalidJobRequestException.class, () -> engine.putAsync("push", "a",
+                JobChanges.NONE.withMaxAttempts(0), (type, due) -> {
+                    asked.add(type);
+                    return null;
+                }));
+        assertEquals(List.of(), asked);
     }
 
     @Test

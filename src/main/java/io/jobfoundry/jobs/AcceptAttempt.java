@@ -1,0 +1,173 @@
+package io.jobfoundry.jobs;
+
+import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.kv.KvReads;
+import io.jobfoundry.kv.KvTransaction;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The transaction body of one accept: the jobs the {@link Acceptor} chooses go to the claims in
+ * order, each under a lease drawn before the transaction. It runs as a transaction of its own (an
+ * accept or a dispatcher's round) or inside the one that adds a job (a hand-off to a blocked
+ * accept). Like every engine operation it is safe to run again: a committed attempt leaves an
+ * outcome record under this accept's nonce, and a retry hands out exactly what that attempt took.
+ */
+final class AcceptAttempt {
+
+    private final Acceptor acceptor;
+    private final List<String> patterns;
+    private final List<JobEngine.Claim> claims;
+    private final long now;
+    private final long maxAt;
+    private final String nonce = Tokens.next();
+    private final List<List<String>> leases;
+    private final int wanted;
+    /** The moves of the attempt that ran last: the one that committed, once the transaction has. */
+    private volatile Acceptor.Round round;
+
+    AcceptAttempt(Acceptor acceptor, List<String> patterns, Instant maxScheduledAt, List<JobEngine.Claim> claims,
+            long now) {
+        this.acceptor = acceptor;
+        this.patterns = patterns;
+        this.claims = claims;
+        this.now = now;
+        this.maxAt = maxScheduledAt == null ? now : Math.min(now, Times.micros(maxScheduledAt));
+        this.leases = new ArrayList<>(claims.size());
+        int total = 0;
+        for (JobEngine.Claim claim : claims) {
+            List<String> own = new ArrayList<>(claim.max());
+            for (int i = 0; i < claim.max(); i++) {
+                own.add(Tokens.next());
+            }
+            leases.add(own);
+            total += claim.max();
+        }
+        this.wanted = total;
+    }
+
+    /**
+     * Takes the jobs in {@code tx}. With {@code watch}, a claim still short gets a future that
+     * completes when a job of these types may have become ready since: armed in the same
+     * transaction that found too few, so no job can slip in between unnoticed (couch_jobs).
+     */
+    JobEngine.AcceptBatch run(KvTransaction tx, boolean watch) {
+        byte[] outcomeKey = JobKeys.outcome(now, nonce);
+        byte[] outcome = tx.get(outcomeKey);
+        List<List<LeasedJob>> result = new ArrayList<>(claims.size());
+        for (int i = 0; i < claims.size(); i++) {
+            result.add(new ArrayList<>());
+        }
+        if (outcome != null) {
+            int replayed = replay(tx, outcome, result);
+            round = acceptor.replayed(result.stream().flatMap(List::stream).map(LeasedJob::job).toList(),
+                    type -> TypeRegistry.find(tx, type));
+            // Jobs that became ready since the first attempt bumped the watch key before any
+            // watch armed now could see it: a short replayed round asks for another at once.
+            return new JobEngine.AcceptBatch(result, watch && replayed < wanted
+                    ? List.of(CompletableFuture.completedFuture(null)) : List.of());
+        }
+        Acceptor.Round attempt = acceptor.round();
+        round = attempt;
+        List<Object> record = new ArrayList<>();
+        int handed = 0;
+        int claim = 0;
+        for (String type : resolveTypes(tx)) {
+            if (handed == wanted) {
+                break;
+            }
+            TypeSettings settings = TypeRegistry.find(tx, type);
+            if (settings == null) {
+                continue;
+            }
+            for (JobRecord r : acceptor.take(attempt, tx, type, settings, wanted - handed, maxAt)) {
+                while (result.get(claim).size() == claims.get(claim).max()) {
+                    claim++;
+                }
+                String lease = leases.get(claim).get(result.get(claim).size());
+                JobIndex.startRunning(tx, r, lease, claims.get(claim).worker(), now, handed++);
+                result.get(claim).add(new LeasedJob(r.view(), lease));
+                record.add(r.type);
+                record.add(r.id);
+                record.add(lease);
+            }
+        }
+        if (handed > 0) {
+            tx.set(outcomeKey, Tuple.fromList(record).pack());
+        }
+        List<CompletableFuture<Void>> wake = List.of();
+        if (watch && handed < wanted) {
+            wake = new ArrayList<>();
+            if (patterns.stream().anyMatch(TypeNames::isGlob)) {
+                wake.add(tx.watch(JobKeys.anyReadyWatch()));
+            } else {
+                for (String type : new LinkedHashSet<>(patterns)) {
+                    wake.add(tx.watch(JobKeys.readyWatch(type)));
+                }
+            }
+        }
+        return new JobEngine.AcceptBatch(result, wake);
+    }
+
+    /**
+     * After the transaction committed: the fairness moves of the attempt that committed reach the
+     * acceptor, and the observer hears of each job handed out.
+     */
+    JobEngine.AcceptBatch committed(JobEngine.AcceptBatch batch, JobObserver observer) {
+        round.commit();
+        for (List<LeasedJob> handed : batch.jobs()) {
+            for (LeasedJob leased : handed) {
+                Job job = leased.job();
+                Duration waited = Duration.between(job.scheduledAt(), job.startedAt());
+                observer.accepted(job.type(), waited.isNegative() ? Duration.ZERO : waited);
+            }
+        }
+        return batch;
+    }
+
+    /** A retried accept whose first attempt committed: the same jobs, to the same claims. */
+    private int replay(KvTransaction tx, byte[] outcome, List<List<LeasedJob>> result) {
+        Tuple taken = Tuple.fromBytes(outcome);
+        int replayed = 0;
+        for (int i = 0; i + 2 < taken.size(); i += 3) {
+            JobRecord r = JobIndex.load(tx, taken.getString(i), taken.getString(i + 1));
+            String lease = taken.getString(i + 2);
+            if (r == null || !lease.equals(r.lease)) {
+                continue;
+            }
+            for (int claim = 0; claim < leases.size(); claim++) {
+                if (leases.get(claim).contains(lease)) {
+                    result.get(claim).add(new LeasedJob(r.view(), lease));
+                    replayed++;
+                }
+            }
+        }
+        return replayed;
+    }
+
+    /** Exact names as given, globs against the registry; each type once, in request order. */
+    private List<String> resolveTypes(KvReads tx) {
+        Set<String> types = new LinkedHashSet<>();
+        List<String> known = null;
+        for (String pattern : patterns) {
+            if (!TypeNames.isGlob(pattern)) {
+                types.add(pattern);
+                continue;
+            }
+            if (known == null) {
+                known = TypeRegistry.names(tx);
+            }
+            for (String name : known) {
+                if (TypeNames.matches(pattern, name)) {
+                    types.add(name);
+                }
+            }
+        }
+        return new ArrayList<>(types);
+    }
+}
