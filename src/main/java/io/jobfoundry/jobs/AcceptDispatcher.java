@@ -18,7 +18,9 @@ import org.jboss.logging.Logger;
  * per round, oldest waiter first, instead of one transaction per waiter per wake-up (which would
  * make every new job wake every worker). When the round leaves some waiting, the same
  * transaction arms a watch; when it fires — a job became ready here or on another replica — the
- * next round runs. No thread waits in between.
+ * next round runs. No thread waits in between. A job added on this replica while a processor waits
+ * does not need the watch: the adding transaction claims the oldest waiter and serves it itself
+ * ({@link #claim()}, {@link JobWaits#createAsync}).
  */
 final class AcceptDispatcher {
 
@@ -45,7 +47,10 @@ final class AcceptDispatcher {
             return request;
         }
 
-        /** Runs on the store's thread, when the adding transaction is over. */
+        /**
+         * When the adding transaction is over, usually on the store's thread: that thread cannot
+         * start a transaction, so a round this calls for runs on the executor.
+         */
         @Override
         public void settle(List<LeasedJob> jobs) {
             hand(this, jobs);
@@ -73,8 +78,8 @@ final class AcceptDispatcher {
         this.engine = engine;
         this.executor = executor;
         this.types = types;
-        this.whenIdle = whenIdle;
         this.maxScheduledAt = maxScheduledAt;
+        this.whenIdle = whenIdle;
     }
 
     /** Queues a blocked accept and serves it; its result completes with the jobs it is handed. */

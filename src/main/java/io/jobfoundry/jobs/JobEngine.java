@@ -133,15 +133,25 @@ public final class JobEngine {
         long due = valid.scheduledAt().orElse(now);
         HandOff handOff = due <= now ? waiting.claim(type, due) : null;
         if (handOff == null) {
-            return runner.runAsync(tx -> add(tx, type, id, valid, now, nonce), Sync.ON_COMMIT);
+            return runner.runAsync(tx -> add(tx, type, id, valid, now, nonce, true), Sync.ON_COMMIT);
         }
         AcceptRequest request = handOff.request();
         AcceptAttempt accept = new AcceptAttempt(acceptor, request.types(), request.maxScheduledAt(),
                 List.of(new Claim(request.worker(), request.max())), now);
         CompletableFuture<AddedAndHanded> done;
         try {
-            done = runner.runAsync(tx -> new AddedAndHanded(add(tx, type, id, valid, now, nonce), accept.run(tx, false)),
-                    Sync.ON_COMMIT);
+            done = runner.runAsync(tx -> {
+                Added added = add(tx, type, id, valid, now, nonce, false);
+                AcceptBatch handed = accept.run(tx, false);
+                if (handed.jobs().get(0).stream().noneMatch(leased -> leased.job().id().equals(id))) {
+                    // Not taken here (an older job was): if it is ready, the other waiters must hear of it.
+                    JobRecord r = JobIndex.load(tx, type, id);
+                    if (r != null && r.state == JobState.PENDING && r.due) {
+                        JobIndex.announceReady(tx, type);
+                    }
+                }
+                return new AddedAndHanded(added, handed);
+            }, Sync.ON_COMMIT);
         } catch (RuntimeException e) {
             handOff.settle(List.of());
             throw e;
@@ -151,12 +161,14 @@ public final class JobEngine {
                 .thenApply(AddedAndHanded::added);
     }
 
-    private Added add(KvTransaction tx, String type, String id, Validated valid, long now, String nonce) {
+    /** The body of {@link #put}; a job made ready wakes the waiting accepts only if {@code announce}. */
+    private Added add(KvTransaction tx, String type, String id, Validated valid, long now, String nonce,
+            boolean announce) {
         TypeSettings settings = TypeRegistry.ensure(tx, type);
         JobRecord r = JobIndex.load(tx, type, id);
         if (r == null) {
             r = newRecord(type, id, valid, settings, now, nonce);
-            JobIndex.place(tx, r, now);
+            JobIndex.place(tx, r, now, announce);
             JobIndex.save(tx, r, now);
             return new Added(r.view(), true);
         }
@@ -167,7 +179,7 @@ public final class JobEngine {
             case PENDING -> {
                 JobIndex.unplace(tx, r);
                 apply(r, valid);
-                JobIndex.place(tx, r, now);
+                JobIndex.place(tx, r, now, announce);
             }
             case RUNNING -> {
                 // As resubmit: runs again when it finishes, at the given time, in the given group.
@@ -180,7 +192,7 @@ public final class JobEngine {
                 JobIndex.unfinish(tx, r);
                 apply(r, valid);
                 restart(r, valid.scheduledAt().orElse(now));
-                JobIndex.place(tx, r, now);
+                JobIndex.place(tx, r, now, announce);
             }
         }
         JobIndex.save(tx, r, now);

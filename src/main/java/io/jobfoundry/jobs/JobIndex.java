@@ -44,10 +44,22 @@ final class JobIndex {
 
     /** Puts a pending job in the ready index if due at {@code now}, else in the scheduled one. */
     static void place(KvTransaction tx, JobRecord r, long now) {
+        place(tx, r, now, true);
+    }
+
+    /**
+     * {@link #place(KvTransaction, JobRecord, long)}; a job that is ready wakes the accepts waiting
+     * for its type only if {@code announce}. Without, the caller either takes the job in the same
+     * transaction, so nothing became ready that anyone could see, or calls {@link #announceReady}.
+     */
+    static void place(KvTransaction tx, JobRecord r, long now, boolean announce) {
         r.state = JobState.PENDING;
         r.result = null;
         if (r.scheduledAt <= now) {
             enterReady(tx, r);
+            if (announce) {
+                announceReady(tx, r.type);
+            }
         } else {
             r.due = false;
             tx.set(JobKeys.scheduled(r.type, r.scheduledAt, r.id), new byte[0]);
@@ -62,6 +74,7 @@ final class JobIndex {
         tx.clear(JobKeys.scheduled(r.type, r.scheduledAt, r.id));
         count(tx, r.type, Counter.SCHEDULED, -1);
         enterReady(tx, r);
+        announceReady(tx, r.type);
     }
 
     private static void enterReady(KvTransaction tx, JobRecord r) {
@@ -69,7 +82,11 @@ final class JobIndex {
         tx.set(JobKeys.ready(r.type, r.group, r.priority, r.retry, r.scheduledAt, r.id), new byte[0]);
         tx.set(JobKeys.group(r.type, r.group), new byte[0]);
         count(tx, r.type, Counter.READY, 1);
-        tx.add(JobKeys.readyWatch(r.type), 1);
+    }
+
+    /** Wakes the accepts waiting for {@code type}, here and on every replica. */
+    static void announceReady(KvTransaction tx, String type) {
+        tx.add(JobKeys.readyWatch(type), 1);
         tx.add(JobKeys.anyReadyWatch(), 1);
     }
 

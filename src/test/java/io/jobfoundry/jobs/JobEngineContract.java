@@ -1,5 +1,6 @@
 package io.jobfoundry.jobs;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -16,6 +17,7 @@ import io.jobfoundry.repeat.RepeatException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -638,12 +640,21 @@ public abstract class JobEngineContract {
         return new RecordedHandOff(new AcceptRequest(List.of(type), 1, maxScheduledAt, "w"));
     }
 
+    /** The counter every commit that makes a job of {@code type} ready bumps, waking its waiting accepts. */
+    private byte[] readyWatchValue(String type) {
+        return engine.runner().run(tx -> tx.get(JobKeys.readyWatch(type)));
+    }
+
     @Test
     void aJobAddedForABlockedAcceptIsLeasedToItInOneTransaction() {
+        engine.put("push", "earlier", JobChanges.NONE);
+        acceptOne("push");
+        byte[] readyWatch = readyWatchValue("push");
         RecordedHandOff handOff = waiting("push", null);
         long before = engine.runner().committed();
         Added added = Futures.join(engine.putAsync("push", "a", JobChanges.NONE, (type, due) -> handOff));
         assertEquals(1, engine.runner().committed() - before, "adding and leasing are one transaction");
+        assertArrayEquals(readyWatch, readyWatchValue("push"), "no other waiter is woken for a job already taken");
         assertTrue(added.created());
         LeasedJob leased = handOff.once().get(0);
         assertEquals("a", leased.job().id());
@@ -661,8 +672,10 @@ public abstract class JobEngineContract {
     void aHandOffTakesWhatAnAcceptWouldOldestFirst() {
         engine.put("push", "older", JobChanges.NONE.withScheduledAt(START.minusSeconds(5)));
         RecordedHandOff handOff = waiting("push", null);
+        byte[] readyWatch = readyWatchValue("push");
         Futures.join(engine.putAsync("push", "newer", JobChanges.NONE, (type, due) -> handOff));
         assertEquals("older", handOff.once().get(0).job().id());
+        assertFalse(Arrays.equals(readyWatch, readyWatchValue("push")), "the job left ready wakes the other waiters");
         assertEquals(JobState.PENDING, engine.get("push", "newer").orElseThrow().state());
         assertEquals("newer", acceptOne("push").job().id());
     }
