@@ -5,6 +5,7 @@ import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvReads;
 import io.jobfoundry.kv.KvTransaction;
 import io.jobfoundry.kv.RetryableStoreException;
+import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.StoreLimitException;
 import io.jobfoundry.kv.VersionstampKeys;
 import java.nio.ByteBuffer;
@@ -34,7 +35,8 @@ final class EmbeddedTransaction implements KvTransaction {
     private final String storeName;
     private final Versionstamp stamp;
     private final long deadlineNanos;
-    private final CompletableFuture<Versionstamp> versionstamp = new CompletableFuture<>();
+    /** Made when the body asks for it, which the engine never does: most transactions never need one. */
+    private CompletableFuture<Versionstamp> versionstamp;
     private final Set<ByteBuffer> touched = new HashSet<>();
     private final List<byte[][]> clearedRanges = new ArrayList<>();
     private final List<WatchRegistry.Watch> watches = new ArrayList<>();
@@ -160,7 +162,29 @@ final class EmbeddedTransaction implements KvTransaction {
 
     @Override
     public CompletableFuture<Versionstamp> versionstamp() {
+        if (versionstamp == null) {
+            versionstamp = new CompletableFuture<>();
+        }
         return versionstamp;
+    }
+
+    /** Once committed: the versionstamp, if the body asked for it; one that wrote nothing has none. */
+    void settleVersionstamp() {
+        if (versionstamp != null) {
+            if (wrote) {
+                versionstamp.complete(stamp);
+            } else {
+                versionstamp.completeExceptionally(new StoreException(
+                        "a transaction that wrote nothing has no versionstamp", storeName, null));
+            }
+        }
+    }
+
+    /** Not committed: the versionstamp, if the body asked for it, fails as the transaction did. */
+    void failVersionstamp(Throwable failure) {
+        if (versionstamp != null) {
+            versionstamp.completeExceptionally(failure);
+        }
     }
 
     @Override

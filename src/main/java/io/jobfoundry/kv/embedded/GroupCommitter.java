@@ -171,7 +171,7 @@ final class GroupCommitter implements Runnable {
                 adds.rollback();
                 StoreException notCommitted = new StoreException("the transaction was not committed", storeName, failure);
                 tx.watches().forEach(w -> w.future().completeExceptionally(notCommitted));
-                tx.versionstamp().completeExceptionally(notCommitted);
+                tx.failVersionstamp(notCommitted);
                 request.outcome.completeExceptionally(failure);
             }
         } catch (SQLException e) {
@@ -230,7 +230,7 @@ final class GroupCommitter implements Runnable {
         for (CommitRequest<?> request : batch) {
             if (request.tx != null) {
                 request.tx.watches().forEach(w -> watches.disarm(w, failure));
-                request.tx.versionstamp().completeExceptionally(failure);
+                request.tx.failVersionstamp(failure);
             }
             // A body that failed on its own keeps its own failure (a completed future ignores this):
             // it changed nothing either way.
@@ -246,13 +246,10 @@ final class GroupCommitter implements Runnable {
                 continue;
             }
             EmbeddedTransaction tx = request.tx;
+            tx.settleVersionstamp();
             if (tx.wrote()) {
-                tx.versionstamp().complete(tx.stamp());
                 touched.addAll(tx.touchedKeys());
                 cleared.addAll(tx.clearedRanges());
-            } else {
-                tx.versionstamp().completeExceptionally(new StoreException(
-                        "a transaction that wrote nothing has no versionstamp", storeName, null));
             }
             complete(request);
         }
