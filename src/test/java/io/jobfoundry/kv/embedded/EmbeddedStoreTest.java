@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,6 +39,16 @@ class EmbeddedStoreTest extends KvStoreContract {
     @Override
     protected KvStore openStore() {
         return EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("nested/folders/store.db")));
+    }
+
+    @Test
+    void aTransactionThatWroteNothingHasNoVersionstamp() {
+        CompletableFuture<Versionstamp> readOnly = runner.run(tx -> {
+            tx.get(key("anything"));
+            return tx.versionstamp();
+        });
+        CompletionException failed = assertThrows(CompletionException.class, readOnly::join);
+        assertTrue(failed.getCause() instanceof StoreException, failed.getCause().toString());
     }
 
     @Test
