@@ -82,14 +82,10 @@ final class AcceptDispatcher {
         this.whenIdle = whenIdle;
     }
 
-    /** Queues a blocked accept and serves it; its result completes with the jobs it is handed. */
-    Waiter add(AcceptRequest request) {
-        Waiter waiter = enqueue(request);
-        signal();
-        return waiter;
-    }
-
-    /** Queues a blocked accept, to be served after the next {@link #signal()}. */
+    /**
+     * Queues a blocked accept, to be served after the next {@link #signal()}; its result completes
+     * with the jobs it is handed.
+     */
     Waiter enqueue(AcceptRequest request) {
         Waiter waiter = new Waiter(request);
         queue.add(waiter);

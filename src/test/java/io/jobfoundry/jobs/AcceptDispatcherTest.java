@@ -62,6 +62,13 @@ class AcceptDispatcherTest {
         store.close();
     }
 
+    /** A blocked accept, queued and served as {@link JobWaits#accept} does it. */
+    private AcceptDispatcher.Waiter queued(AcceptRequest request) {
+        AcceptDispatcher.Waiter waiter = dispatcher.enqueue(request);
+        dispatcher.signal();
+        return waiter;
+    }
+
     /** Claims {@code waiter} once its first round, which found nothing, has let go of it. */
     private AcceptDispatcher.Waiter claimWhenIdle(AcceptDispatcher.Waiter waiter) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
@@ -77,7 +84,7 @@ class AcceptDispatcherTest {
 
     @Test
     void aClaimedWaiterCannotBeClaimedTwice() {
-        AcceptDispatcher.Waiter waiter = claimWhenIdle(dispatcher.add(PUSH));
+        AcceptDispatcher.Waiter waiter = claimWhenIdle(queued(PUSH));
         assertNull(dispatcher.claim());
         waiter.settle(List.of());
         claimWhenIdle(waiter);
@@ -85,7 +92,7 @@ class AcceptDispatcherTest {
 
     @Test
     void aWaiterTheHandOffGaveNothingIsServedByTheNextRound() throws Exception {
-        AcceptDispatcher.Waiter waiter = claimWhenIdle(dispatcher.add(PUSH));
+        AcceptDispatcher.Waiter waiter = claimWhenIdle(queued(PUSH));
         // Its watch fires now, while the hand-off has it: that round passes it over.
         engine.put("push", "a", JobChanges.NONE);
         waiter.settle(List.of());
@@ -95,7 +102,7 @@ class AcceptDispatcherTest {
 
     @Test
     void aJobHandedToAWaiterWhoseWaitEndedGoesBackToTheQueue() throws Exception {
-        AcceptDispatcher.Waiter waiter = claimWhenIdle(dispatcher.add(PUSH));
+        AcceptDispatcher.Waiter waiter = claimWhenIdle(queued(PUSH));
         waiter.result.complete(List.of()); // its wait ran out while the hand-off ran
         Futures.join(engine.putAsync("push", "a", JobChanges.NONE, (type, due) -> waiter));
         assertTrue(waiter.result.get().isEmpty());

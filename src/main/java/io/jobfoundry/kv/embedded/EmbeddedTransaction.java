@@ -235,10 +235,6 @@ final class EmbeddedTransaction implements KvTransaction {
         return wrote;
     }
 
-    Versionstamp stamp() {
-        return stamp;
-    }
-
     Set<ByteBuffer> touchedKeys() {
         return touched;
     }
