@@ -26,7 +26,8 @@ import org.sqlite.SQLiteConfig;
 /**
  * The default store: durable, one process, nothing to install. The ordered key space lives in one
  * SQLite table (WAL mode); transactions run serialized on one committer thread and are committed
- * in groups ({@link GroupCommitter}); versionstamps come from a commit counter persisted in the
+ * in groups ({@link GroupCommitter}) and synced to disk while the next group runs
+ * ({@link Acknowledger}); versionstamps come from a commit counter persisted in the
  * same SQLite transaction as the data it stamps; watches fire in-process after commit.
  */
 public final class EmbeddedStore implements KvStore {
@@ -47,10 +48,11 @@ public final class EmbeddedStore implements KvStore {
     /** Expires asynchronous commits that the committer does not answer in time. */
     private final ScheduledExecutorService timer;
     private final WatchRegistry watches;
+    private final LogSync log;
     private volatile boolean closed;
 
     private EmbeddedStore(Path path, StoreFileLock lock, SqliteKeySpace keys, LongConsumer batchSizes,
-            int maxBatch, boolean fsync) throws SQLException {
+            int maxBatch, LogSync log) throws SQLException {
         this.path = path;
         this.name = "embedded:" + path;
         this.lock = lock;
@@ -58,7 +60,8 @@ public final class EmbeddedStore implements KvStore {
         this.notifier = Executors.newSingleThreadExecutor(DaemonThreads.named("jobfoundry-embedded-watches"));
         this.watches = new WatchRegistry(notifier);
         this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jobfoundry-embedded-timer"));
-        this.committer = new GroupCommitter(keys, name, maxBatch, watches, batchSizes, fsync);
+        this.log = log;
+        this.committer = new GroupCommitter(keys, name, maxBatch, watches, batchSizes, log);
         this.committerThread = new Thread(committer, "jobfoundry-embedded-committer");
         this.committerThread.setDaemon(true);
         this.committerThread.start();
@@ -74,6 +77,13 @@ public final class EmbeddedStore implements KvStore {
      * @param batchSizes told the number of transactions of every committed batch, for metrics
      */
     public static EmbeddedStore open(EmbeddedOptions options, LongConsumer batchSizes) {
+        Path path = options.path().toAbsolutePath().normalize();
+        return open(options, batchSizes,
+                options.durability() == Durability.FSYNC ? LogSync.walOf(path) : LogSync.NONE);
+    }
+
+    /** {@link #open(EmbeddedOptions, LongConsumer)} with the log's sync given, for tests that make it fail. */
+    static EmbeddedStore open(EmbeddedOptions options, LongConsumer batchSizes, LogSync log) {
         Objects.requireNonNull(batchSizes, "batchSizes");
         Path path = options.path().toAbsolutePath().normalize();
         try {
@@ -85,8 +95,7 @@ public final class EmbeddedStore implements KvStore {
         SqliteKeySpace keys = null;
         try {
             keys = new SqliteKeySpace(connect(path, options));
-            return new EmbeddedStore(path, lock, keys, batchSizes, options.maxBatch(),
-                    options.durability() == Durability.FSYNC);
+            return new EmbeddedStore(path, lock, keys, batchSizes, options.maxBatch(), log);
         } catch (SQLException e) {
             closeQuietly(keys);
             lock.close();
@@ -102,9 +111,11 @@ public final class EmbeddedStore implements KvStore {
     private static Connection connect(Path path, EmbeddedOptions options) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        config.setSynchronous(options.durability() == Durability.FSYNC
-                ? SQLiteConfig.SynchronousMode.FULL
-                : SQLiteConfig.SynchronousMode.NORMAL);
+        // Commits are written, not synced; with durability fsync the Acknowledger syncs the log
+        // before it answers. NORMAL still syncs the log before each checkpoint and the database
+        // after it, so a checkpoint never copies back, or lets the log restart over, anything
+        // that is not already on disk.
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         // One connection owns the file: no shared-memory index, and other SQLite clients stay out.
         config.setLockingMode(SQLiteConfig.LockingMode.EXCLUSIVE);
         config.setBusyTimeout(0);
@@ -208,9 +219,9 @@ public final class EmbeddedStore implements KvStore {
         return path;
     }
 
-    /** Batches whose commit synced the log to disk (durability {@code fsync}), since open. */
-    public long syncedBatches() {
-        return committer.syncedBatches();
+    /** Syncs of the log to disk (durability {@code fsync}) since open; one sync may cover several batches. */
+    public long logSyncs() {
+        return committer.syncs();
     }
 
     /** Transactions waiting for the committer: the depth of the commit queue. */
@@ -231,6 +242,7 @@ public final class EmbeddedStore implements KvStore {
             Thread.currentThread().interrupt();
         }
         watches.failAll(new StoreException("the embedded store is closed", name, null));
+        log.close();
         closeQuietly(keys);
         notifier.shutdown();
         timer.shutdown();

@@ -3,24 +3,26 @@ package io.jobfoundry.kv.embedded;
 import com.apple.foundationdb.tuple.Versionstamp;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreException;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
  * Group commit, the way FoundationDB batches commits: the committer thread takes every transaction
  * waiting, runs their bodies back to back inside one SQLite transaction (each under its own
- * savepoint, so a body that throws is undone alone) and makes the whole batch durable with one
- * commit and one sync, then acknowledges them together. If the batch cannot be written, every
- * transaction in it fails retryably and none is half-applied. Atomic adds are summed per key over
- * the batch and written once before the commit ({@link BatchAdds}).
+ * savepoint, so a body that throws is undone alone) and commits the whole batch at once. If the
+ * batch cannot be written, every transaction in it fails retryably and none is half-applied.
+ * Atomic adds are summed per key over the batch and written once before the commit
+ * ({@link BatchAdds}). The commit writes the log without waiting for the disk; the
+ * {@link Acknowledger} syncs it and answers the batch, while this thread runs the next one.
  */
 final class GroupCommitter implements Runnable {
 
@@ -30,16 +32,20 @@ final class GroupCommitter implements Runnable {
     private final WatchRegistry watches;
     private final LongConsumer batchSizes;
     private final boolean fsync;
-    private final AtomicLong syncedBatches = new AtomicLong();
+    private final Acknowledger acknowledger;
     private final BlockingQueue<CommitRequest<?>> queue = new LinkedBlockingQueue<>();
     private final BatchAdds adds = new BatchAdds();
     private long committedVersion;
     private volatile boolean closing;
+    /** Why the store stopped taking work before it was closed: its log could not be synced. */
+    private volatile StoreException broken;
 
+    /** With {@code log} {@link LogSync#NONE}, commits are acknowledged without a sync (durability os). */
     GroupCommitter(SqliteKeySpace keys, String storeName, int maxBatch, WatchRegistry watches,
-            LongConsumer batchSizes, boolean fsync) throws SQLException {
+            LongConsumer batchSizes, LogSync log) throws SQLException {
         this.keys = keys;
-        this.fsync = fsync;
+        this.fsync = log != LogSync.NONE;
+        this.acknowledger = new Acknowledger(log, watches, storeName, this::logSyncFailed);
         this.storeName = storeName;
         this.maxBatch = maxBatch;
         this.watches = watches;
@@ -65,6 +71,7 @@ final class GroupCommitter implements Runnable {
 
     @Override
     public void run() {
+        acknowledger.start();
         List<CommitRequest<?>> batch = new ArrayList<>(maxBatch);
         while (!closing) {
             try {
@@ -87,25 +94,35 @@ final class GroupCommitter implements Runnable {
         List<CommitRequest<?>> rest = new ArrayList<>();
         queue.drainTo(rest);
         failAll(rest, closed());
+        try {
+            acknowledger.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private StoreException closed() {
-        return new StoreException("the embedded store is closed", storeName, null);
+        StoreException why = broken;
+        return why != null ? why : new StoreException("the embedded store is closed", storeName, null);
     }
 
-    /** Batches committed with a sync of the log (durability {@code fsync}), since start. */
-    long syncedBatches() {
-        return syncedBatches.get();
+    private void logSyncFailed(IOException cause) {
+        broken = new StoreException("the embedded store could not sync its log to disk (" + cause.getMessage()
+                + "); it takes no more work: restart the service to recover from what the disk holds",
+                storeName, cause);
+        closing = true;
+    }
+
+    /** Syncs of the log (durability {@code fsync}) since start. */
+    long syncs() {
+        return acknowledger.syncs();
     }
 
     private void runBatch(List<CommitRequest<?>> batch) {
         long version = committedVersion + 1;
         List<CommitRequest<?>> started = new ArrayList<>(batch.size());
-        // A batch of deferrable commits only (leases, heartbeats) is written, not synced: the next
-        // synced batch makes it durable with itself. One that must be synced waits for no other.
-        boolean sync = fsync && batch.stream().anyMatch(request -> !request.deferSync);
         adds.clear();
-        SQLException broken = begin(sync);
+        SQLException broken = begin();
         for (CommitRequest<?> request : batch) {
             if (broken != null) {
                 break;
@@ -134,12 +151,40 @@ final class GroupCommitter implements Runnable {
         }
         if (wrote) {
             committedVersion = version;
-            if (sync) {
-                syncedBatches.incrementAndGet();
-            }
         }
         batchSizes.accept(started.size());
-        acknowledge(started);
+        // At low load this thread answers its batch itself rather than wake another for it.
+        acknowledger.committed(committed(started), !fsync || queue.isEmpty());
+    }
+
+    /**
+     * What the acknowledger needs of a committed batch. A batch of deferrable commits only (leases,
+     * heartbeats) needs no sync: the next synced batch makes it durable with itself. A watched key's
+     * value is read now, while this thread still owns the connection.
+     */
+    private CommittedBatch committed(List<CommitRequest<?>> started) {
+        List<CommitRequest<?>> succeeded = new ArrayList<>(started.size());
+        List<ByteBuffer> touched = new ArrayList<>();
+        List<byte[][]> cleared = new ArrayList<>();
+        boolean needsSync = false;
+        for (CommitRequest<?> request : started) {
+            if (!request.succeeded) {
+                continue;
+            }
+            succeeded.add(request);
+            if (request.tx.wrote()) {
+                touched.addAll(request.tx.touchedKeys());
+                cleared.addAll(request.tx.clearedRanges());
+                needsSync |= fsync && !request.deferSync;
+            }
+        }
+        Map<ByteBuffer, byte[]> watchValues = new HashMap<>();
+        if (!watches.isEmpty() && (!touched.isEmpty() || !cleared.isEmpty())) {
+            for (byte[] key : watches.watchedAmong(touched, cleared)) {
+                watchValues.put(ByteBuffer.wrap(key), committedValue(key));
+            }
+        }
+        return new CommittedBatch(succeeded, needsSync, watchValues);
     }
 
     /** Runs one body under a savepoint; answers the SQLite failure that breaks the batch, if any. */
@@ -186,11 +231,8 @@ final class GroupCommitter implements Runnable {
         }
     }
 
-    private SQLException begin(boolean sync) {
+    private SQLException begin() {
         try {
-            if (fsync) {
-                keys.syncCommits(sync);
-            }
             keys.begin();
             return null;
         } catch (SQLException e) {
@@ -238,39 +280,13 @@ final class GroupCommitter implements Runnable {
         }
     }
 
-    private void acknowledge(List<CommitRequest<?>> started) {
-        List<ByteBuffer> touched = new ArrayList<>();
-        List<byte[][]> cleared = new ArrayList<>();
-        for (CommitRequest<?> request : started) {
-            if (!request.succeeded) {
-                continue;
-            }
-            EmbeddedTransaction tx = request.tx;
-            tx.settleVersionstamp();
-            if (tx.wrote()) {
-                touched.addAll(tx.touchedKeys());
-                cleared.addAll(tx.clearedRanges());
-            }
-            complete(request);
+    private byte[] committedValue(byte[] key) {
+        try {
+            return keys.get(key);
+        } catch (SQLException e) {
+            // Unknown means changed: a spurious wake-up is harmless, a missed one is not.
+            return new byte[] {(byte) 0xFF, 0x00};
         }
-        if (!watches.isEmpty() && (!touched.isEmpty() || !cleared.isEmpty())) {
-            watches.fireChanged(watches.watchedAmong(touched, cleared), committedValue());
-        }
-    }
-
-    private Function<byte[], byte[]> committedValue() {
-        return key -> {
-            try {
-                return keys.get(key);
-            } catch (SQLException e) {
-                // Unknown means changed: a spurious wake-up is harmless, a missed one is not.
-                return new byte[] {(byte) 0xFF, 0x00};
-            }
-        };
-    }
-
-    private static <T> void complete(CommitRequest<T> request) {
-        request.outcome.complete(request.value);
     }
 
     private static void failAll(List<CommitRequest<?>> requests, RuntimeException why) {

@@ -38,9 +38,6 @@ final class SqliteKeySpace implements AutoCloseable {
     private PreparedStatement rollbackToSavepoint;
     private PreparedStatement releaseSavepoint;
 
-    /** The synchronous setting last applied, {@code null} while it is the connection's own. */
-    private Boolean syncing;
-
     SqliteKeySpace(Connection connection) throws SQLException {
         this.connection = connection;
         createSchema(connection);
@@ -163,18 +160,6 @@ final class SqliteKeySpace implements AutoCloseable {
 
     void begin() throws SQLException {
         control.execute("BEGIN");
-    }
-
-    /**
-     * Whether the next commits sync the write-ahead log ({@code FULL}) or only write it
-     * ({@code NORMAL}); set between transactions. In WAL mode a synced commit also makes every
-     * earlier unsynced one durable: the log is appended in order.
-     */
-    void syncCommits(boolean sync) throws SQLException {
-        if (syncing == null || syncing != sync) {
-            control.execute(sync ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
-            syncing = sync;
-        }
     }
 
     void commit() throws SQLException {

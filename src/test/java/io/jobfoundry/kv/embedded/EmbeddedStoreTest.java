@@ -74,20 +74,20 @@ class EmbeddedStoreTest extends KvStoreContract {
     @Test
     void deferrableCommitsAreWrittenWithoutASyncAndTheNextSyncedCommitCoversThem() {
         EmbeddedStore embedded = (EmbeddedStore) store; // durability fsync, the default
-        long synced = embedded.syncedBatches();
+        long synced = embedded.logSyncs();
 
         runner.run(tx -> {
             tx.set(key("lease"), bytes("deferred"));
             return null;
         }, Sync.DEFERRABLE);
-        assertEquals(synced, embedded.syncedBatches(), "a lease is acknowledged without waiting for the disk");
+        assertEquals(synced, embedded.logSyncs(), "a lease is acknowledged without waiting for the disk");
         assertArrayEquals(bytes("deferred"), runner.run(tx -> tx.get(key("lease"))));
 
         runner.run(tx -> {
             tx.set(key("job"), bytes("synced"));
             return null;
         });
-        assertEquals(synced + 1, embedded.syncedBatches(), "a job's creation waits for its sync");
+        assertEquals(synced + 1, embedded.logSyncs(), "a job's creation waits for its sync");
 
         Path file = folder.resolve("nested/folders/store.db");
         store.close();
@@ -107,7 +107,7 @@ class EmbeddedStoreTest extends KvStoreContract {
             tx.set(key("job"), bytes("x"));
             return null;
         });
-        assertEquals(0, relaxed.syncedBatches());
+        assertEquals(0, relaxed.logSyncs());
     }
 
     @Test

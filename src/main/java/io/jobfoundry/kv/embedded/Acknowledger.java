@@ -1,0 +1,148 @@
+package io.jobfoundry.kv.embedded;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * The second half of group commit: makes committed batches durable and acknowledges them in the
+ * order they committed, while the committer already runs the next batch. Waiting for the disk was
+ * half of the committer's time; now a sync overlaps the next batch's work, and one sync covers
+ * every batch written before it.
+ *
+ * <p>A batch is acknowledged only once it and every batch before it are on disk. Batches read
+ * what earlier, not yet synced batches wrote, so answering out of order could hand a caller a
+ * result built on a write that a power cut then undoes. A batch of deferrable commits only needs
+ * no sync of its own, but it still waits for the sync of the batches before it.
+ *
+ * <p>When no transaction waits for the committer, the committer acknowledges its batch itself
+ * (sync included), as it did before: at low load a hand-over to this thread would only add a
+ * thread wake-up to every commit. Whoever holds {@link #acknowledging} drains the queue to the
+ * end, so acknowledgements never overtake one another.
+ *
+ * <p>A failed sync is not retried: after a failed {@code fsync} Linux may have dropped the dirty
+ * pages it could not write and report the next sync clean (PostgreSQL's "fsyncgate"). The batches
+ * it covered fail as commit-unknown, and {@code onSyncFailure} stops the store taking more
+ * work; a restart recovers from what the log really holds.
+ */
+final class Acknowledger implements Runnable {
+
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final LogSync log;
+    private final WatchRegistry watches;
+    private final String storeName;
+    private final Consumer<IOException> onSyncFailure;
+    private final Queue<CommittedBatch> committed = new ConcurrentLinkedQueue<>();
+    private final ReentrantLock acknowledging = new ReentrantLock();
+    private final AtomicLong syncs = new AtomicLong();
+    private final Thread thread;
+    private volatile boolean closing;
+    /** Set by the first failed sync; from then on nothing is acknowledged as committed. */
+    private IOException syncFailure;
+
+    Acknowledger(LogSync log, WatchRegistry watches, String storeName, Consumer<IOException> onSyncFailure) {
+        this.log = log;
+        this.watches = watches;
+        this.storeName = storeName;
+        this.onSyncFailure = onSyncFailure;
+        this.thread = new Thread(this, "jobfoundry-embedded-acknowledger");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /**
+     * Takes a batch the committer has just committed. With {@code inline} the calling thread
+     * acknowledges it at once unless an acknowledgement is already under way, which this thread's
+     * own then picks up.
+     */
+    void committed(CommittedBatch batch, boolean inline) {
+        committed.add(batch);
+        if (inline && acknowledging.tryLock()) {
+            try {
+                drain();
+            } finally {
+                acknowledging.unlock();
+            }
+        } else {
+            // An unpark before the park is kept as a permit, so this wake-up cannot be lost.
+            LockSupport.unpark(thread);
+        }
+    }
+
+    @Override
+    public void run() {
+        while (!closing) {
+            LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+            drainLocked();
+        }
+        drainLocked();
+    }
+
+    /** Acknowledges what is committed, then stops; call after the committer has stopped. */
+    void close() throws InterruptedException {
+        closing = true;
+        LockSupport.unpark(thread);
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+    }
+
+    /** Syncs of the log made so far (durability {@code fsync}). */
+    long syncs() {
+        return syncs.get();
+    }
+
+    private void drainLocked() {
+        acknowledging.lock();
+        try {
+            drain();
+        } finally {
+            acknowledging.unlock();
+        }
+    }
+
+    private void drain() {
+        List<CommittedBatch> batches = new ArrayList<>();
+        while (true) {
+            for (CommittedBatch batch; (batch = committed.poll()) != null; ) {
+                batches.add(batch);
+            }
+            if (batches.isEmpty()) {
+                return;
+            }
+            if (syncFailure == null && batches.stream().anyMatch(CommittedBatch::needsSync)) {
+                sync();
+            }
+            for (CommittedBatch batch : batches) {
+                if (syncFailure == null) {
+                    batch.acknowledge(watches);
+                } else {
+                    batch.failUnknown(watches, storeName, syncFailure);
+                }
+            }
+            batches.clear();
+        }
+    }
+
+    private void sync() {
+        try {
+            log.sync();
+            syncs.incrementAndGet();
+        } catch (IOException e) {
+            syncFailure = e;
+            onSyncFailure.accept(e);
+        } catch (RuntimeException e) {
+            syncFailure = new IOException("syncing the log failed", e);
+            onSyncFailure.accept(syncFailure);
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package io.jobfoundry.kv.embedded;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.RetryableStoreException;
+import io.jobfoundry.kv.StoreException;
+import io.jobfoundry.kv.Sync;
+import io.jobfoundry.kv.TransactionRunner;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The embedded store answers a commit only once its log is on disk, syncs while the committer
+ * runs the next batch, answers in commit order, and stops at a failed sync. The log's sync is held
+ * by the test, so each step is observed, not timed.
+ */
+class AcknowledgerTest {
+
+    private static final long TIMEOUT_SECONDS = 10;
+    private static final Duration TX_TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path folder;
+
+    private final HeldSync log = new HeldSync();
+    private EmbeddedStore store;
+
+    @BeforeEach
+    void open() {
+        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("store.db")), size -> { }, log);
+    }
+
+    @AfterEach
+    void close() {
+        log.release.release(1000);
+        store.close();
+    }
+
+    @Test
+    void aCommitIsAnsweredOnlyOnceTheLogIsSynced() throws Exception {
+        CompletableFuture<Object> write = store.runOnceAsync(tx -> {
+            tx.set(bytes("job"), bytes("created"));
+            return null;
+        }, TX_TIMEOUT, Sync.ON_COMMIT);
+
+        assertTrue(log.entered.tryAcquire(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the commit asks for a sync");
+        assertFalse(write.isDone(), "answered while its sync is still under way");
+        log.release.release();
+        write.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(1, store.logSyncs());
+    }
+
+    @Test
+    void theNextBatchRunsDuringASyncAndIsAnsweredAfterTheBatchBeforeIt() throws Exception {
+        List<String> answered = new CopyOnWriteArrayList<>();
+        CountDownLatch submitSecond = new CountDownLatch(1);
+        CountDownLatch secondRan = new CountDownLatch(1);
+        CompletableFuture<Object> first = store.runOnceAsync(tx -> {
+            tx.set(bytes("job"), bytes("created"));
+            // Something waits for the committer when this batch commits: its sync goes to the
+            // acknowledger's thread and the committer goes on.
+            submitSecond.countDown();
+            awaitQueued(1);
+            return null;
+        }, TX_TIMEOUT, Sync.ON_COMMIT);
+        first.whenComplete((value, failure) -> answered.add("first"));
+        assertTrue(submitSecond.await(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        // A lease: a deferrable commit that reads the first batch's unsynced write.
+        CompletableFuture<byte[]> second = store.runOnceAsync(tx -> {
+            byte[] job = tx.get(bytes("job"));
+            tx.set(bytes("lease"), bytes("held"));
+            secondRan.countDown();
+            return job;
+        }, TX_TIMEOUT, Sync.DEFERRABLE);
+        second.whenComplete((value, failure) -> answered.add("second"));
+
+        assertTrue(log.entered.tryAcquire(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the first batch is being synced");
+        assertTrue(secondRan.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the committer ran the next batch meanwhile");
+        assertFalse(first.isDone(), "answered before its sync");
+        assertFalse(second.isDone(), "a later batch built on an unsynced write was answered first");
+
+        log.release.release();
+        assertArrayEquals(bytes("created"), second.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        first.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(List.of("first", "second"), answered);
+        assertEquals(1, store.logSyncs(), "the lease needed no sync of its own");
+    }
+
+    @Test
+    void aFailedSyncFailsItsBatchAsCommitUnknownAndTheStoreTakesNoMoreWork() throws Exception {
+        log.failure = new IOException("Input/output error");
+        CompletableFuture<Object> write = store.runOnceAsync(tx -> {
+            tx.set(bytes("job"), bytes("created"));
+            return null;
+        }, TX_TIMEOUT, Sync.ON_COMMIT);
+        log.release.release();
+
+        ExecutionException failed = assertThrows(ExecutionException.class,
+                () -> write.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        RetryableStoreException unknown = (RetryableStoreException) failed.getCause();
+        assertEquals(RetryableStoreException.Reason.COMMIT_UNKNOWN, unknown.reason());
+
+        TransactionRunner runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        StoreException refused = assertThrows(StoreException.class, () -> runner.run(tx -> tx.get(bytes("job"))));
+        assertFalse(refused.isRetryable(), "retrying cannot help: the log's state on disk is unknown");
+        assertTrue(refused.getMessage().contains("could not sync its log"), refused.getMessage());
+
+        // A restart recovers from what the disk holds.
+        store.close();
+        store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("store.db")));
+        TransactionRunner reopened = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        reopened.run(tx -> {
+            tx.set(bytes("after"), bytes("restart"));
+            return null;
+        });
+        assertArrayEquals(bytes("restart"), reopened.run(tx -> tx.get(bytes("after"))));
+    }
+
+    private void awaitQueued(int expected) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (store.queued() < expected) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the second transaction was not queued");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A log whose every sync waits for the test's permit, and fails if told to. */
+    private static final class HeldSync implements LogSync {
+        final Semaphore entered = new Semaphore(0);
+        final Semaphore release = new Semaphore(0);
+        volatile IOException failure;
+
+        @Override
+        public void sync() throws IOException {
+            entered.release();
+            try {
+                if (!release.tryAcquire(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    throw new IOException("the test never released the sync");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
