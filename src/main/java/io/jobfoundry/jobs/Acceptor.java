@@ -137,17 +137,17 @@ final class Acceptor {
             long maxAt) {
         Priority preferred = preferred(round.position(new GroupKey(type, group)), settings);
         Priority other = preferred == Priority.HIGH ? Priority.LOW : Priority.HIGH;
-        JobRecord job = takeFromClass(tx, type, group, preferred, maxAt);
+        ReadyWindow ready = new ReadyWindow(tx, type, group);
+        JobRecord job = takeFromClass(tx, ready, type, preferred, maxAt);
         // An empty preferred class gives its turn to the other; the turn stays with the preferred.
-        return job != null ? job : takeFromClass(tx, type, group, other, maxAt);
+        return job != null ? job : takeFromClass(tx, ready, type, other, maxAt);
     }
 
-    private JobRecord takeFromClass(KvTransaction tx, String type, String group, Priority priority, long maxAt) {
+    private JobRecord takeFromClass(KvTransaction tx, ReadyWindow ready, String type, Priority priority, long maxAt) {
         for (boolean retry : new boolean[] {true, false}) {
-            Tuple prefix = JobKeys.readyClass(type, group, priority, retry);
-            List<KeyValue> candidates = tx.snapshot().getRange(JobKeys.begin(prefix), JobKeys.end(prefix), window);
+            List<ReadyKey> candidates = ready.ofClass(priority, retry);
             int due = 0;
-            while (due < candidates.size() && Tuple.fromBytes(candidates.get(due).key()).getLong(5) <= maxAt) {
+            while (due < candidates.size() && candidates.get(due).at() <= maxAt) {
                 due++;
             }
             if (due == 0) {
@@ -155,8 +155,8 @@ final class Acceptor {
             }
             int start = due == 1 ? 0 : ThreadLocalRandom.current().nextInt(due);
             for (int i = 0; i < due; i++) {
-                KeyValue candidate = candidates.get((start + i) % due);
-                JobRecord job = claim(tx, type, candidate.key());
+                ReadyKey candidate = candidates.get((start + i) % due);
+                JobRecord job = claim(tx, type, candidate.key(), candidate.id());
                 if (job != null) {
                     return job;
                 }
@@ -165,9 +165,53 @@ final class Acceptor {
         return null;
     }
 
+    /** A ready key, decoded once: its class's place in the group, due time and job. */
+    private record ReadyKey(byte[] key, int classOrder, long at, String id) {
+
+        static ReadyKey of(byte[] key) {
+            Tuple tuple = Tuple.fromBytes(key);
+            return new ReadyKey(key, JobKeys.readyClassOrder(tuple), tuple.getLong(5), tuple.getString(6));
+        }
+    }
+
+    /**
+     * The oldest {@code window} ready keys of one group, read once (a snapshot read). The ready
+     * index orders a group's keys by class, then due time, so this one read answers, in full, every
+     * class before the class of the last key it returned, and that class with its oldest keys. A
+     * class after it needs a read of its own only when the read filled its window; an accept on a
+     * type with one kind of job reads one range instead of one per class.
+     */
+    private final class ReadyWindow {
+        private final KvTransaction tx;
+        private final String type;
+        private final String group;
+        private final List<ReadyKey> keys;
+        private final boolean whole;
+
+        ReadyWindow(KvTransaction tx, String type, String group) {
+            this.tx = tx;
+            this.type = type;
+            this.group = group;
+            List<KeyValue> read = tx.snapshot().getRange(
+                    JobKeys.readyGroupBegin(type, group), JobKeys.readyGroupEnd(type, group), window);
+            this.keys = read.stream().map(kv -> ReadyKey.of(kv.key())).toList();
+            this.whole = read.size() < window;
+        }
+
+        /** The oldest ready keys of one class, at most {@code window}, oldest first. */
+        List<ReadyKey> ofClass(Priority priority, boolean retry) {
+            int order = JobKeys.readyClassOrder(priority, retry);
+            if (!whole && order > keys.get(keys.size() - 1).classOrder()) {
+                Tuple prefix = JobKeys.readyClass(type, group, priority, retry);
+                return tx.snapshot().getRange(JobKeys.begin(prefix), JobKeys.end(prefix), window).stream()
+                        .map(kv -> ReadyKey.of(kv.key())).toList();
+            }
+            return keys.stream().filter(key -> key.classOrder() == order).toList();
+        }
+    }
+
     /** Takes the job behind a ready key, with read conflicts on exactly that key and its record. */
-    private static JobRecord claim(KvTransaction tx, String type, byte[] readyKey) {
-        String id = Tuple.fromBytes(readyKey).getString(6);
+    private static JobRecord claim(KvTransaction tx, String type, byte[] readyKey, String id) {
         tx.addReadConflictKey(readyKey);
         JobRecord job = JobIndex.load(tx, type, id);
         if (job == null || job.state != JobState.PENDING || !job.due) {

@@ -28,8 +28,8 @@ import java.util.Arrays;
  * <p>Times in keys are microseconds since the epoch. {@code kind} is 0 for a retry whose time has
  * come and 1 for a fresh run, so retries go first within a priority (docspell's preference for due
  * stuck jobs). Accept reads a bounded number of keys whatever the number of pending jobs: the next
- * group after its round-robin cursor in {@code "g"}, then the first keys of that group's priority
- * classes in {@code "r"}. Jobs scheduled for later never sit in {@code "r"}, so idle groups cost
+ * group after its round-robin cursor in {@code "g"}, then the first keys of that group in {@code "r"},
+ * which come in class order (a class needs a read of its own only when earlier ones fill the window). Jobs scheduled for later never sit in {@code "r"}, so idle groups cost
  * nothing. The activity monitor never compares clocks of different machines: it compares
  * versionstamps, which are commit order (couch_jobs).
  */
@@ -87,11 +87,29 @@ final class JobKeys {
     }
 
     static byte[] ready(String type, String group, Priority priority, boolean retry, long at, String id) {
-        return Tuple.from("r", type, group, priority.rank(), retry ? 0 : 1, at, id).pack();
+        return Tuple.from("r", type, group, priority.rank(), kind(retry), at, id).pack();
     }
 
     static Tuple readyClass(String type, String group, Priority priority, boolean retry) {
-        return Tuple.from("r", type, group, priority.rank(), retry ? 0 : 1);
+        return Tuple.from("r", type, group, priority.rank(), kind(retry));
+    }
+
+    /** Where a class sorts among a group's ready keys: by priority, then retries before fresh runs. */
+    static int readyClassOrder(Priority priority, boolean retry) {
+        return classOrder(priority.rank(), kind(retry));
+    }
+
+    /** {@link #readyClassOrder} of a decoded ready key. */
+    static int readyClassOrder(Tuple readyKey) {
+        return classOrder(readyKey.getLong(3), readyKey.getLong(4));
+    }
+
+    private static int kind(boolean retry) {
+        return retry ? 0 : 1;
+    }
+
+    private static int classOrder(long priorityRank, long kind) {
+        return (int) (priorityRank * 2 + kind);
     }
 
     static byte[] readyGroupBegin(String type, String group) {

@@ -456,6 +456,38 @@ public abstract class JobEngineContract {
         assertEquals(List.of("h0", "h1", "l0", "h2", "h3", "l1", "l2", "l3"), order);
     }
 
+    /**
+     * Accept reads a group's ready keys once and answers each class from that read unless the
+     * window filled before the class: with a window of 2 the low classes need reads of their own,
+     * with 16 the one read holds them all. The order of classes must not depend on which.
+     */
+    @Test
+    void theOrderOfClassesIsTheSameWhateverTheAcceptWindow() {
+        for (int window : new int[] {1, 2, 16}) {
+            JobEngine windowed = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock,
+                    new EngineOptions(window, EngineOptions.DEFAULT.maxDataBytes()));
+            String type = "window-" + window;
+            windowed.configureType(type, new TypeSettings(Duration.ofSeconds(30), 5, 2, 1, Duration.ZERO, Duration.ZERO));
+            windowed.put(type, "retry", JobChanges.NONE.withPriority(Priority.LOW));
+            LeasedJob first = windowed.accept(new AcceptRequest(List.of(type), 1, null, "w")).get(0);
+            windowed.finish(type, first.job().id(), first.lease(), false, Change.keep(), "again");
+            for (int i = 0; i < 3; i++) {
+                windowed.put(type, "h" + i, JobChanges.NONE.withPriority(Priority.HIGH));
+            }
+            for (int i = 0; i < 2; i++) {
+                windowed.put(type, "l" + i, JobChanges.NONE.withPriority(Priority.LOW));
+            }
+            List<String> classes = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                String id = windowed.accept(new AcceptRequest(List.of(type), 1, null, "w")).get(0).job().id();
+                classes.add(id.equals("retry") ? "retry" : id.substring(0, 1));
+            }
+            // Two high turns, then low (its due retry before its fresh runs), then high; high runs
+            // out and low takes the rest.
+            assertEquals(List.of("h", "h", "retry", "h", "l", "l"), classes, "window " + window);
+        }
+    }
+
     // ---- recurring jobs ---------------------------------------------------------------------------
 
     @Test
