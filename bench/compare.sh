@@ -69,7 +69,7 @@ jobfoundry() {
   start_jobfoundry "$mode" "$port" "$BENCH_WORK/jobfoundry-$mode" "$OUT/logs/jobfoundry-$mode.log"
   local durability
   case $mode in
-    fsync) durability='`fsync`: creations and finishes synced to disk before the answer, leases and heartbeats by the next sync (SQLite synchronous=FULL, group commit)' ;;
+    fsync) durability='`fsync`: creations and finishes synced to disk before the answer, leases and heartbeats by the next sync (group commit; the WAL is synced with fdatasync before the answer)' ;;
     os) durability='`os`: survives a crash of the process, not of the machine (SQLite synchronous=NORMAL, WAL)' ;;
   esac
   run_compare jobfoundry "Jobfoundry ($mode)" "$(jobfoundry_version)" "$durability" "$JOBFOUNDRY_PID" \

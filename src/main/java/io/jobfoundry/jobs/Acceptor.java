@@ -176,10 +176,12 @@ final class Acceptor {
 
     /**
      * The oldest {@code window} ready keys of one group, read once (a snapshot read). The ready
-     * index orders a group's keys by class, then due time, so this one read answers, in full, every
-     * class before the class of the last key it returned, and that class with its oldest keys. A
-     * class after it needs a read of its own only when the read filled its window; an accept on a
-     * type with one kind of job reads one range instead of one per class.
+     * index orders a group's keys by class, then due time, so when the read did not fill its window
+     * it holds the whole group, and when it did it holds every class before the class of its last
+     * key in full. A class needs a read of its own only when the read filled its window before
+     * reaching the class, or reached it with fewer than {@code window} of its keys: each class is
+     * still offered its {@code window} oldest keys, and an accept on a type with one kind of job
+     * reads one range instead of one per class.
      */
     private final class ReadyWindow {
         private final KvTransaction tx;
@@ -201,12 +203,13 @@ final class Acceptor {
         /** The oldest ready keys of one class, at most {@code window}, oldest first. */
         List<ReadyKey> ofClass(Priority priority, boolean retry) {
             int order = JobKeys.readyClassOrder(priority, retry);
-            if (!whole && order > keys.get(keys.size() - 1).classOrder()) {
-                Tuple prefix = JobKeys.readyClass(type, group, priority, retry);
-                return tx.snapshot().getRange(JobKeys.begin(prefix), JobKeys.end(prefix), window).stream()
-                        .map(kv -> ReadyKey.of(kv.key())).toList();
+            List<ReadyKey> read = keys.stream().filter(key -> key.classOrder() == order).toList();
+            if (whole || order < keys.get(keys.size() - 1).classOrder() || read.size() == window) {
+                return read;
             }
-            return keys.stream().filter(key -> key.classOrder() == order).toList();
+            Tuple prefix = JobKeys.readyClass(type, group, priority, retry);
+            return tx.snapshot().getRange(JobKeys.begin(prefix), JobKeys.end(prefix), window).stream()
+                    .map(kv -> ReadyKey.of(kv.key())).toList();
         }
     }
 

@@ -29,7 +29,8 @@ import java.util.Arrays;
  * come and 1 for a fresh run, so retries go first within a priority (docspell's preference for due
  * stuck jobs). Accept reads a bounded number of keys whatever the number of pending jobs: the next
  * group after its round-robin cursor in {@code "g"}, then the first keys of that group in {@code "r"},
- * which come in class order (a class needs a read of its own only when earlier ones fill the window). Jobs scheduled for later never sit in {@code "r"}, so idle groups cost
+ * which come in class order (a class needs a read of its own only when earlier ones fill the
+ * window). Jobs scheduled for later never sit in {@code "r"}, so idle groups cost
  * nothing. The activity monitor never compares clocks of different machines: it compares
  * versionstamps, which are commit order (couch_jobs).
  */

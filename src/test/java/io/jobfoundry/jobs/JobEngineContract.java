@@ -467,7 +467,8 @@ public abstract class JobEngineContract {
             JobEngine windowed = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock,
                     new EngineOptions(window, EngineOptions.DEFAULT.maxDataBytes()));
             String type = "window-" + window;
-            windowed.configureType(type, new TypeSettings(Duration.ofSeconds(30), 5, 2, 1, Duration.ZERO, Duration.ZERO));
+            windowed.configureType(type,
+                    new TypeSettings(Duration.ofSeconds(30), 5, 2, 1, Duration.ZERO, Duration.ZERO));
             windowed.put(type, "retry", JobChanges.NONE.withPriority(Priority.LOW));
             LeasedJob first = windowed.accept(new AcceptRequest(List.of(type), 1, null, "w")).get(0);
             windowed.finish(type, first.job().id(), first.lease(), false, Change.keep(), "again");

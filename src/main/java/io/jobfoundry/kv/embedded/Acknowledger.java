@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import org.jboss.logging.Logger;
 
 /**
  * The second half of group commit: makes committed batches durable and acknowledges them in the
@@ -34,6 +35,7 @@ import java.util.function.Consumer;
  */
 final class Acknowledger implements Runnable {
 
+    private static final Logger LOG = Logger.getLogger(Acknowledger.class);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final LogSync log;
@@ -96,6 +98,10 @@ final class Acknowledger implements Runnable {
         thread.join(TimeUnit.SECONDS.toMillis(30));
     }
 
+    boolean onItsThread() {
+        return Thread.currentThread() == thread;
+    }
+
     /** Syncs of the log made so far (durability {@code fsync}). */
     long syncs() {
         return syncs.get();
@@ -123,13 +129,23 @@ final class Acknowledger implements Runnable {
                 sync();
             }
             for (CommittedBatch batch : batches) {
-                if (syncFailure == null) {
-                    batch.acknowledge(watches);
-                } else {
-                    batch.failUnknown(watches, storeName, syncFailure);
-                }
+                answer(batch);
             }
             batches.clear();
+        }
+    }
+
+    /** Answers one batch; whatever goes wrong in it, the batches after it are still answered. */
+    private void answer(CommittedBatch batch) {
+        try {
+            if (syncFailure == null) {
+                batch.acknowledge(watches);
+            } else {
+                batch.failUnknown(watches, storeName, syncFailure);
+            }
+        } catch (RuntimeException | Error e) {
+            // A defect, not a store failure: callers whose futures are still open time out.
+            LOG.errorf(e, "acknowledging a committed batch of %s failed", storeName);
         }
     }
 

@@ -21,6 +21,8 @@ final class CommitRequest<T> {
     EmbeddedTransaction tx;
     T value;
     boolean succeeded;
+    /** What the body threw; answered in commit order like a value, since it may rest on earlier writes. */
+    Throwable failure;
 
     CommitRequest(TransactionBody<T> body, long deadlineNanos, boolean deferSync) {
         this.body = body;

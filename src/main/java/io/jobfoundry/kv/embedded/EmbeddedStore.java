@@ -138,6 +138,10 @@ public final class EmbeddedStore implements KvStore {
 
     @Override
     public <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
+        if (committer.onAcknowledgerThread()) {
+            // It would wait for an answer that only this thread can give.
+            throw new IllegalStateException("a commit's callback cannot wait for another transaction");
+        }
         CommitRequest<T> request = submit(body, timeout, sync);
         try {
             return request.outcome.get(timeout.toNanos() + COMMIT_GRACE_NANOS, TimeUnit.NANOSECONDS);
@@ -152,8 +156,9 @@ public final class EmbeddedStore implements KvStore {
     }
 
     /**
-     * The committer completes the future itself, so no thread waits for the commit; callbacks run
-     * on the committer and must be short. A commit that has not answered {@code timeout} plus a
+     * The store's own threads complete the future, so no thread waits for the commit; callbacks run
+     * on the committer or the acknowledger and must be short (and must not block on another
+     * transaction). A commit that has not answered {@code timeout} plus a
      * grace later fails as {@link #runOnce} would.
      */
     @Override
@@ -243,9 +248,15 @@ public final class EmbeddedStore implements KvStore {
         }
         watches.failAll(new StoreException("the embedded store is closed", name, null));
         log.close();
-        closeQuietly(keys);
         notifier.shutdown();
         timer.shutdown();
+        if (committer.broken()) {
+            // SQLite checkpoints when its connection closes, copying into the database what its
+            // cache holds, which a failed sync may not have put on disk. The file stays this
+            // process's until it exits, as after a crash; the next open recovers from the log.
+            return;
+        }
+        closeQuietly(keys);
         lock.close();
     }
 

@@ -58,6 +58,10 @@ final class GroupCommitter implements Runnable {
             throw closed();
         }
         queue.add(request);
+        // The loop may have ended, and drained the queue, between the check and the add.
+        if (closing && queue.remove(request)) {
+            throw closed();
+        }
     }
 
     int queued() {
@@ -118,6 +122,16 @@ final class GroupCommitter implements Runnable {
         return acknowledger.syncs();
     }
 
+    /** Whether a failed sync stopped the store: what SQLite's page cache holds may not be on disk. */
+    boolean broken() {
+        return broken != null;
+    }
+
+    /** Whether the calling thread is the one that answers commits when the committer does not. */
+    boolean onAcknowledgerThread() {
+        return acknowledger.onItsThread();
+    }
+
     private void runBatch(List<CommitRequest<?>> batch) {
         long version = committedVersion + 1;
         List<CommitRequest<?>> started = new ArrayList<>(batch.size());
@@ -163,16 +177,15 @@ final class GroupCommitter implements Runnable {
      * value is read now, while this thread still owns the connection.
      */
     private CommittedBatch committed(List<CommitRequest<?>> started) {
-        List<CommitRequest<?>> succeeded = new ArrayList<>(started.size());
+        List<CommitRequest<?>> answered = new ArrayList<>(started.size());
         List<ByteBuffer> touched = new ArrayList<>();
         List<byte[][]> cleared = new ArrayList<>();
         boolean needsSync = false;
         for (CommitRequest<?> request : started) {
-            if (!request.succeeded) {
-                continue;
+            if (request.succeeded || request.failure != null) {
+                answered.add(request);
             }
-            succeeded.add(request);
-            if (request.tx.wrote()) {
+            if (request.succeeded && request.tx.wrote()) {
                 touched.addAll(request.tx.touchedKeys());
                 cleared.addAll(request.tx.clearedRanges());
                 needsSync |= fsync && !request.deferSync;
@@ -184,7 +197,7 @@ final class GroupCommitter implements Runnable {
                 watchValues.put(ByteBuffer.wrap(key), committedValue(key));
             }
         }
-        return new CommittedBatch(succeeded, needsSync, watchValues);
+        return new CommittedBatch(answered, needsSync, watchValues);
     }
 
     /** Runs one body under a savepoint; answers the SQLite failure that breaks the batch, if any. */
@@ -217,7 +230,7 @@ final class GroupCommitter implements Runnable {
                 StoreException notCommitted = new StoreException("the transaction was not committed", storeName, failure);
                 tx.watches().forEach(w -> w.future().completeExceptionally(notCommitted));
                 tx.failVersionstamp(notCommitted);
-                request.outcome.completeExceptionally(failure);
+                request.failure = failure;
             }
         } catch (SQLException e) {
             return e;
@@ -269,14 +282,22 @@ final class GroupCommitter implements Runnable {
         }
         RetryableStoreException failure =
                 new RetryableStoreException(RetryableStoreException.Reason.TRANSIENT, storeName, cause);
+        List<CommitRequest<?>> failedBodies = new ArrayList<>();
         for (CommitRequest<?> request : batch) {
             if (request.tx != null) {
                 request.tx.watches().forEach(w -> watches.disarm(w, failure));
                 request.tx.failVersionstamp(failure);
             }
-            // A body that failed on its own keeps its own failure (a completed future ignores this):
-            // it changed nothing either way.
-            request.outcome.completeExceptionally(failure);
+            if (request.failure != null) {
+                // A body that failed on its own keeps its own failure (it changed nothing either
+                // way), answered in turn like any other.
+                failedBodies.add(request);
+            } else {
+                request.outcome.completeExceptionally(failure);
+            }
+        }
+        if (!failedBodies.isEmpty()) {
+            acknowledger.committed(CommittedBatch.failedBodies(failedBodies), !fsync || queue.isEmpty());
         }
     }
 
