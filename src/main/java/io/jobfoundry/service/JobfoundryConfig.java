@@ -42,7 +42,7 @@ public interface JobfoundryConfig {
         @WithDefault("fsync")
         Durability durability();
 
-        /** The most transactions committed together by one sync. */
+        /** The most transactions committed together in one batch (group commit). */
         @WithDefault("1024")
         int maxBatch();
 

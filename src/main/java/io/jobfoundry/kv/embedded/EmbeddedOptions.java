@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * @param path       the SQLite file; its parent folders are created
  * @param durability what an acknowledged commit survives
- * @param maxBatch   the most transactions committed together by one sync (group commit)
+ * @param maxBatch   the most transactions committed together in one batch (group commit)
  * @param maxBytes   the most the file may grow to, 0 for no limit; a batch that would pass it fails
  *                   retryably (as when the disk is full), so a runaway producer cannot fill the disk
  */
