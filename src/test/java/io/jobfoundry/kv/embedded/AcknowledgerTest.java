@@ -74,18 +74,9 @@ class AcknowledgerTest {
     @Test
     void theNextBatchRunsDuringASyncAndIsAnsweredAfterTheBatchBeforeIt() throws Exception {
         List<String> answered = new CopyOnWriteArrayList<>();
-        CountDownLatch submitSecond = new CountDownLatch(1);
         CountDownLatch secondRan = new CountDownLatch(1);
-        CompletableFuture<Object> first = store.runOnceAsync(tx -> {
-            tx.set(bytes("job"), bytes("created"));
-            // Something waits for the committer when this batch commits: its sync goes to the
-            // acknowledger's thread and the committer goes on.
-            submitSecond.countDown();
-            awaitQueued(1);
-            return null;
-        }, TX_TIMEOUT, Sync.ON_COMMIT);
+        CompletableFuture<Object> first = writeWhileTheNextWaits("job", "created");
         first.whenComplete((value, failure) -> answered.add("first"));
-        assertTrue(submitSecond.await(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         // A lease: a deferrable commit that reads the first batch's unsynced write.
         CompletableFuture<byte[]> second = store.runOnceAsync(tx -> {
             byte[] job = tx.get(bytes("job"));
@@ -110,14 +101,7 @@ class AcknowledgerTest {
 
     @Test
     void aBodyThatFailsOnAnUnsyncedWriteIsAnsweredOnlyAfterThatWriteIsSynced() throws Exception {
-        CountDownLatch submitSecond = new CountDownLatch(1);
-        CompletableFuture<Object> first = store.runOnceAsync(tx -> {
-            tx.set(bytes("job"), bytes("running"));
-            submitSecond.countDown();
-            awaitQueued(1);
-            return null;
-        }, TX_TIMEOUT, Sync.ON_COMMIT);
-        assertTrue(submitSecond.await(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        CompletableFuture<Object> first = writeWhileTheNextWaits("job", "running");
         // Refused because of what the first batch wrote: a power cut could still undo that write.
         CompletableFuture<Object> refused = store.runOnceAsync(tx -> {
             if (tx.get(bytes("job")) != null) {
@@ -160,6 +144,23 @@ class AcknowledgerTest {
         // process's until it exits, so another open is refused rather than handed that state.
         store.close();
         assertThrows(StoreException.class, () -> EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("store.db"))));
+    }
+
+    /**
+     * Starts a write whose body returns only once the caller's next transaction is queued: when
+     * its batch commits, something waits for the committer, so its sync goes to the acknowledger's
+     * thread and the committer goes on to the next batch.
+     */
+    private CompletableFuture<Object> writeWhileTheNextWaits(String key, String value) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        CompletableFuture<Object> write = store.runOnceAsync(tx -> {
+            tx.set(bytes(key), bytes(value));
+            running.countDown();
+            awaitQueued(1);
+            return null;
+        }, TX_TIMEOUT, Sync.ON_COMMIT);
+        assertTrue(running.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the write did not start");
+        return write;
     }
 
     private void awaitQueued(int expected) {
