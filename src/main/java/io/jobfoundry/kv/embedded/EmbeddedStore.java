@@ -13,7 +13,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,6 +36,8 @@ public final class EmbeddedStore implements KvStore {
 
     /** How long a caller waits past its own timeout for a batch that is already being written. */
     private static final long COMMIT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** How often the timer looks for asynchronous commits past their deadline. */
+    private static final long EXPIRY_SWEEP_MILLIS = 100;
 
     private static final int PAGE_SIZE = 4096;
     private static final int CACHE_KIB = 64 * 1024;
@@ -47,6 +51,12 @@ public final class EmbeddedStore implements KvStore {
     private final ExecutorService notifier;
     /** Expires asynchronous commits that the committer does not answer in time. */
     private final ScheduledExecutorService timer;
+    /**
+     * Asynchronous commits not answered yet. A sweep every {@value #EXPIRY_SWEEP_MILLIS} ms fails
+     * those past their deadline; a timer task per commit cost a heap insertion under the
+     * executor's lock on every commit, and kept each cancelled task queued until it fell due.
+     */
+    private final Set<Unanswered<?>> unanswered = ConcurrentHashMap.newKeySet();
     private final WatchRegistry watches;
     private final LogSync log;
     private volatile boolean closed;
@@ -60,6 +70,8 @@ public final class EmbeddedStore implements KvStore {
         this.notifier = Executors.newSingleThreadExecutor(DaemonThreads.named("jobfoundry-embedded-watches"));
         this.watches = new WatchRegistry(notifier);
         this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jobfoundry-embedded-timer"));
+        timer.scheduleWithFixedDelay(this::expireOverdue, EXPIRY_SWEEP_MILLIS, EXPIRY_SWEEP_MILLIS,
+                TimeUnit.MILLISECONDS);
         this.log = log;
         this.committer = new GroupCommitter(keys, name, maxBatch, watches, batchSizes, log);
         this.committerThread = new Thread(committer, "jobfoundry-embedded-committer");
@@ -169,21 +181,38 @@ public final class EmbeddedStore implements KvStore {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<T> result = new CompletableFuture<>();
-        var expiry = timer.schedule(() -> {
-            if (!request.outcome.isDone()) {
-                result.completeExceptionally(gaveUp(request, RetryableStoreException.Reason.TIMEOUT));
-            }
-        }, timeout.toNanos() + COMMIT_GRACE_NANOS, TimeUnit.NANOSECONDS);
+        Unanswered<T> waiting = new Unanswered<>(request, System.nanoTime() + timeout.toNanos() + COMMIT_GRACE_NANOS);
+        unanswered.add(waiting);
         request.outcome.whenComplete((value, failure) -> {
-            expiry.cancel(false);
+            unanswered.remove(waiting);
             if (failure == null) {
-                result.complete(value);
+                waiting.result.complete(value);
             } else {
-                result.completeExceptionally(failure);
+                waiting.result.completeExceptionally(failure);
             }
         });
-        return result;
+        return waiting.result;
+    }
+
+    /** An asynchronous commit and the caller's future, which fails as {@link #runOnce} would once overdue. */
+    private static final class Unanswered<T> {
+        final CommitRequest<T> request;
+        final long expiresNanos;
+        final CompletableFuture<T> result = new CompletableFuture<>();
+
+        Unanswered(CommitRequest<T> request, long expiresNanos) {
+            this.request = request;
+            this.expiresNanos = expiresNanos;
+        }
+    }
+
+    private void expireOverdue() {
+        long now = System.nanoTime();
+        for (Unanswered<?> waiting : unanswered) {
+            if (now - waiting.expiresNanos > 0 && unanswered.remove(waiting) && !waiting.request.outcome.isDone()) {
+                waiting.result.completeExceptionally(gaveUp(waiting.request, RetryableStoreException.Reason.TIMEOUT));
+            }
+        }
     }
 
     private <T> CommitRequest<T> submit(TransactionBody<T> body, Duration timeout, Sync sync) {

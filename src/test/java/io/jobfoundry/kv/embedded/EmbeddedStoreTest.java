@@ -256,6 +256,35 @@ class EmbeddedStoreTest extends KvStoreContract {
     }
 
     @Test
+    void anAsynchronousCommitTheCommitterNeverReachesFailsAfterItsTimeoutAndIsNeverRun() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Object> holder = holdCommitter(pool, release);
+            long start = System.nanoTime();
+            CompletableFuture<Object> late = store.runOnceAsync(tx -> {
+                tx.set(key("late"), bytes("never"));
+                return null;
+            }, Duration.ofMillis(50), Sync.ON_COMMIT);
+
+            // Its 50 ms and the 2 s grace, well before the holder gives up on its own after 10 s.
+            var failure = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> late.get(5, TimeUnit.SECONDS));
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertEquals(RetryableStoreException.Reason.TIMEOUT, ((RetryableStoreException) failure.getCause()).reason(),
+                    "never started, so it certainly did not happen");
+            assertTrue(waitedMillis >= 2_000, "failed before its timeout and grace: " + waitedMillis + " ms");
+
+            release.countDown();
+            holder.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            assertNull(runner.run(tx -> tx.get(key("late"))), "an abandoned commit must not run later");
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void operationsOnAClosedStoreFailClearly() {
         store.close();
         StoreException closed = assertThrows(StoreException.class, () -> runner.run(tx -> tx.get(key("a"))));
