@@ -167,8 +167,15 @@ final class GroupCommitter implements Runnable {
             committedVersion = version;
         }
         batchSizes.accept(started.size());
-        // At low load this thread answers its batch itself rather than wake another for it.
-        acknowledger.committed(committed(started), !fsync || queue.isEmpty());
+        acknowledger.committed(committed(started), answerInline());
+    }
+
+    /**
+     * Whether this thread answers a batch itself: always without syncs, and at low load (nothing
+     * waiting for it) rather than wake the acknowledger's thread for one batch.
+     */
+    private boolean answerInline() {
+        return !fsync || queue.isEmpty();
     }
 
     /**
@@ -297,7 +304,7 @@ final class GroupCommitter implements Runnable {
             }
         }
         if (!failedBodies.isEmpty()) {
-            acknowledger.committed(CommittedBatch.failedBodies(failedBodies), !fsync || queue.isEmpty());
+            acknowledger.committed(CommittedBatch.failedBodies(failedBodies), answerInline());
         }
     }
 

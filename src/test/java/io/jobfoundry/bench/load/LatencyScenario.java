@@ -107,7 +107,8 @@ final class LatencyScenario {
                 try (JobfoundryClient client = target.connect()) {
                     for (int i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
                         long due = start + i * interval;
-                        for (long wait = due - spin - System.nanoTime(); wait > 0; wait = due - spin - System.nanoTime()) {
+                        long spinFrom = due - spin;
+                        for (long wait = spinFrom - System.nanoTime(); wait > 0; wait = spinFrom - System.nanoTime()) {
                             LockSupport.parkNanos(wait);
                         }
                         while (System.nanoTime() < due) {

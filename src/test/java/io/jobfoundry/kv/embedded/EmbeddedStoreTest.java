@@ -271,7 +271,8 @@ class EmbeddedStoreTest extends KvStoreContract {
             var failure = assertThrows(java.util.concurrent.ExecutionException.class,
                     () -> late.get(5, TimeUnit.SECONDS));
             long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            assertEquals(RetryableStoreException.Reason.TIMEOUT, ((RetryableStoreException) failure.getCause()).reason(),
+            RetryableStoreException timedOut = (RetryableStoreException) failure.getCause();
+            assertEquals(RetryableStoreException.Reason.TIMEOUT, timedOut.reason(),
                     "never started, so it certainly did not happen");
             assertTrue(waitedMillis >= 2_000, "failed before its timeout and grace: " + waitedMillis + " ms");
 
@@ -282,6 +283,25 @@ class EmbeddedStoreTest extends KvStoreContract {
             release.countDown();
             pool.shutdownNow();
         }
+    }
+
+    /** SQLite keeps its log beside the real file; the sync must find it there, not beside the link. */
+    @Test
+    void aStoreOpenedThroughALinkSyncsTheLogBesideTheRealFile() throws Exception {
+        store.close();
+        Path real = folder.resolve("real/store.db");
+        Files.createDirectories(real.getParent());
+        Path link = Files.createSymbolicLink(folder.resolve("link.db"), real);
+        EmbeddedStore linked = EmbeddedStore.open(EmbeddedOptions.at(link));
+        store = linked;
+        runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+        runner.run(tx -> {
+            tx.set(key("job"), bytes("synced"));
+            return null;
+        });
+        assertEquals(1, linked.logSyncs(), "the commit waited for a sync of the real log");
+        assertTrue(Files.exists(folder.resolve("real/store.db-wal")));
+        assertArrayEquals(bytes("synced"), runner.run(tx -> tx.get(key("job"))));
     }
 
     @Test
