@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.apple.foundationdb.tuple.Versionstamp;
 import io.jobfoundry.kv.KvStore;
@@ -14,10 +15,12 @@ import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.Sync;
 import io.jobfoundry.kv.TransactionRunner;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -302,6 +305,43 @@ class EmbeddedStoreTest extends KvStoreContract {
         assertEquals(1, linked.logSyncs(), "the commit waited for a sync of the real log");
         assertTrue(Files.exists(folder.resolve("real/store.db-wal")));
         assertArrayEquals(bytes("synced"), runner.run(tx -> tx.get(key("job"))));
+    }
+
+    /**
+     * Each transaction runs under a savepoint, and SQLite keeps the old content of the pages a
+     * savepoint changes in a sub-journal. Held in a temporary file, it cost the committer a write
+     * per page; the store keeps it in memory. An update of many existing pages is what makes
+     * SQLite spill it to a file otherwise (the file is unlinked at once, so only the process's open
+     * descriptors show it).
+     */
+    @Test
+    void transactionsKeepTheirUndoPagesInMemoryNotInATemporaryFile() throws Exception {
+        Path descriptors = Path.of("/proc/self/fd");
+        assumeTrue(Files.isDirectory(descriptors), "needs Linux's /proc");
+        for (int round = 0; round < 2; round++) {
+            byte[] value = new byte[2_000];
+            Arrays.fill(value, (byte) round); // SQLite skips a write that changes nothing
+            runner.run(tx -> {
+                for (int i = 0; i < 100; i++) {
+                    tx.set(key("page", i), value);
+                }
+                return null;
+            });
+        }
+        List<String> temporary = new ArrayList<>();
+        try (var open = Files.list(descriptors)) {
+            for (Path fd : (Iterable<Path>) open::iterator) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.contains("etilqs_")) { // SQLite's prefix for temporary files
+                        temporary.add(target);
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // The listing's own descriptor, or one closed since: neither is SQLite's.
+                }
+            }
+        }
+        assertEquals(List.of(), temporary);
     }
 
     @Test
