@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.Futures;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
@@ -186,6 +187,34 @@ public abstract class JobEngineContract {
         assertNull(again.job().result());
         assertEquals(0, engine.type("email").orElseThrow().counts().succeeded());
         acceptOne("email");
+    }
+
+    /** Accepts and removals leave outcome records for their own retries; retention forgets the old. */
+    @Test
+    void outcomeRetentionForgetsOutcomesOlderThanItsWindowAndKeepsTheRecentOnes() {
+        for (String id : List.of("a", "b", "c", "d", "e")) {
+            add("email", id);
+            engine.remove("email", id);
+        }
+        clock.advance(Duration.ofMinutes(10));
+        add("email", "f");
+        acceptOne("email");
+        assertEquals(6, outcomeRecords());
+
+        new OutcomeRetention(engine, 2).runOnce();
+        assertEquals(6, outcomeRecords(), "none is older than the window yet");
+
+        clock.advance(JobEngine.OUTCOME_RETENTION.minus(Duration.ofMinutes(5)));
+        new OutcomeRetention(engine, 2).runOnce(); // five old outcomes: steps of 2, 2 and 1
+        assertEquals(1, outcomeRecords(), "the accept's outcome is 10 minutes old");
+
+        clock.advance(Duration.ofMinutes(11));
+        new OutcomeRetention(engine).runOnce();
+        assertEquals(0, outcomeRecords());
+    }
+
+    private int outcomeRecords() {
+        return engine.runner().run(tx -> tx.getRange(JobKeys.outcomesBegin(), JobKeys.end(Tuple.from("o")), 0)).size();
     }
 
     @Test
