@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs;
 
 import io.jobfoundry.kv.KeyValue;
+import io.jobfoundry.kv.Sync;
 import java.util.Arrays;
 import java.util.List;
 
@@ -33,11 +34,13 @@ public final class OutcomeRetention {
     /** Forgets every outcome older than the retention. */
     public void runOnce() {
         byte[] begin = JobKeys.outcomesBegin();
-        byte[] end = JobKeys.outcomesBefore(Times.micros(engine.clock().instant().minus(JobEngine.OUTCOME_RETENTION)));
+        long cutoff = Times.micros(engine.clock().instant().minus(JobEngine.OUTCOME_RETENTION));
+        byte[] end = JobKeys.outcomesBefore(cutoff);
         int cleared;
         do {
             // Safe to retry: a step that ran already finds the next keys. A snapshot read, since
             // nothing writes an outcome this old, so no other transaction need conflict with it.
+            // DEFERRABLE: a clear lost with an unsynced commit is made again the next minute.
             cleared = engine.runner().run(tx -> {
                 List<KeyValue> oldest = tx.snapshot().getRange(begin, end, step, false);
                 if (!oldest.isEmpty()) {
@@ -45,7 +48,7 @@ public final class OutcomeRetention {
                     tx.clearRange(begin, Arrays.copyOf(last, last.length + 1)); // through last
                 }
                 return oldest.size();
-            });
+            }, Sync.DEFERRABLE);
         } while (cleared == step);
     }
 }

@@ -23,7 +23,11 @@ public interface KvTransaction extends KvReads {
 
     void clear(byte[] key);
 
-    /** Clears every key with {@code begin <= key < end}. */
+    /**
+     * Clears every key with {@code begin <= key < end}. FoundationDB clears any range at once; the
+     * embedded store deletes the keys one by one, holding the commit queue and the changed pages in
+     * memory meanwhile, and the transaction size limit does not count them: clear bounded ranges.
+     */
     void clearRange(byte[] begin, byte[] end);
 
     /**

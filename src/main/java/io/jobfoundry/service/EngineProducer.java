@@ -72,7 +72,8 @@ public class EngineProducer {
         // Nearly every blocking accept is answered long before its wait ends. Its cancelled timeout
         // is dropped at once instead of staying queued, and waking this thread, until it falls due
         // (50,000 accepts with a 30 s wait left 50,000 dead tasks in the queue).
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("jobfoundry-wait-timer"));
+        ScheduledThreadPoolExecutor timer =
+                new ScheduledThreadPoolExecutor(1, DaemonThreads.named("jobfoundry-wait-timer"));
         timer.setRemoveOnCancelPolicy(true);
         return new JobWaits(engine, executor, timer);
     }

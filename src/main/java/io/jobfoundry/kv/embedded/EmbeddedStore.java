@@ -137,9 +137,11 @@ public final class EmbeddedStore implements KvStore {
         // The hot pages (indexes, counters, recent jobs) stay in memory instead of being re-read.
         config.setCacheSize(-CACHE_KIB);
         // Each transaction of a batch runs under a savepoint, whose undo pages SQLite keeps in a
-        // sub-journal. Unless temp_store is MEMORY, one large transaction spills it to a temporary
-        // file, which the exclusive connection then keeps: from then on every page a transaction
-        // first touched cost the committer a pwrite.
+        // sub-journal. Unless temp_store is MEMORY, a transaction that changes more than 64 KiB of
+        // existing pages spills it to a temporary file, which the exclusive connection then keeps:
+        // from then on every page a transaction first touched cost the committer a pwrite. In
+        // memory it holds what one transaction changes, which the transaction limits bound (a
+        // clear excepted: see KvTransaction.clearRange).
         config.setTempStore(SQLiteConfig.TempStore.MEMORY);
         if (options.maxBytes() > 0) {
             config.setMaxPageCount((int) Math.min(Integer.MAX_VALUE, Math.max(1, options.maxBytes() / PAGE_SIZE)));

@@ -2,6 +2,7 @@ package io.jobfoundry.kv.embedded;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,12 +17,19 @@ import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.Sync;
 import io.jobfoundry.kv.TransactionRunner;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
@@ -309,39 +317,80 @@ class EmbeddedStoreTest extends KvStoreContract {
 
     /**
      * Each transaction runs under a savepoint, and SQLite keeps the old content of the pages a
-     * savepoint changes in a sub-journal. Held in a temporary file, it cost the committer a write
-     * per page; the store keeps it in memory. An update of many existing pages is what makes
-     * SQLite spill it to a file otherwise (the file is unlinked at once, so only the process's open
-     * descriptors show it).
+     * savepoint changes in a sub-journal. In a temporary file, it cost the committer a write per
+     * page; the store keeps it in memory. The temporary file is unlinked as soon as it is made, so
+     * only the process's open descriptors show it; they are read while the savepoint is open. A
+     * plain SQLite connection given the same work shows that this work does spill.
      */
     @Test
     void transactionsKeepTheirUndoPagesInMemoryNotInATemporaryFile() throws Exception {
-        Path descriptors = Path.of("/proc/self/fd");
-        assumeTrue(Files.isDirectory(descriptors), "needs Linux's /proc");
+        assumeTrue(Files.isDirectory(DESCRIPTORS), "needs Linux's /proc");
+        Set<String> before = temporaryFiles();
+        Set<String> during = new HashSet<>();
         for (int round = 0; round < 2; round++) {
-            byte[] value = new byte[2_000];
-            Arrays.fill(value, (byte) round); // SQLite skips a write that changes nothing
+            byte[] value = pageFilling(round);
             runner.run(tx -> {
                 for (int i = 0; i < 100; i++) {
                     tx.set(key("page", i), value);
                 }
+                during.addAll(temporaryFiles());
                 return null;
             });
         }
-        List<String> temporary = new ArrayList<>();
-        try (var open = Files.list(descriptors)) {
+        during.removeAll(before);
+        assertEquals(Set.of(), during);
+
+        try (Connection plain = DriverManager.getConnection("jdbc:sqlite:" + folder.resolve("plain.db"));
+                Statement sql = plain.createStatement()) {
+            sql.execute("PRAGMA journal_mode=WAL");
+            sql.execute("CREATE TABLE kv (k INTEGER PRIMARY KEY, v BLOB)");
+            Set<String> spilled = new HashSet<>();
+            for (int round = 0; round < 2; round++) {
+                sql.execute("BEGIN");
+                sql.execute("SAVEPOINT tx");
+                try (PreparedStatement put = plain.prepareStatement("INSERT OR REPLACE INTO kv (k, v) VALUES (?, ?)")) {
+                    for (int i = 0; i < 100; i++) {
+                        put.setInt(1, i);
+                        put.setBytes(2, pageFilling(round));
+                        put.executeUpdate();
+                    }
+                }
+                spilled.addAll(temporaryFiles());
+                sql.execute("RELEASE tx");
+                sql.execute("COMMIT");
+            }
+            spilled.removeAll(before);
+            assertFalse(spilled.isEmpty(), "the work above no longer makes SQLite spill: the check proves nothing");
+        }
+    }
+
+    private static final Path DESCRIPTORS = Path.of("/proc/self/fd");
+
+    /** 2,000 bytes, different in each round: SQLite skips a write that changes nothing. */
+    private static byte[] pageFilling(int round) {
+        byte[] value = new byte[2_000];
+        Arrays.fill(value, (byte) round);
+        return value;
+    }
+
+    /** SQLite's temporary files this process holds open (their names begin with "etilqs_"). */
+    private static Set<String> temporaryFiles() {
+        Set<String> found = new HashSet<>();
+        try (var open = Files.list(DESCRIPTORS)) {
             for (Path fd : (Iterable<Path>) open::iterator) {
                 try {
                     String target = Files.readSymbolicLink(fd).toString();
-                    if (target.contains("etilqs_")) { // SQLite's prefix for temporary files
-                        temporary.add(target);
+                    if (target.contains("etilqs_")) {
+                        found.add(target);
                     }
                 } catch (IOException closedMeanwhile) {
-                    // The listing's own descriptor, or one closed since: neither is SQLite's.
+                    // Closed between the listing and the read: not a file held open.
                 }
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        assertEquals(List.of(), temporary);
+        return found;
     }
 
     @Test
