@@ -44,6 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** The contract on the embedded store, plus what only a local file can promise. */
 class EmbeddedStoreTest extends KvStoreContract {
 
+    /** The process's open file descriptors, as links to what they hold (Linux). */
+    private static final Path DESCRIPTORS = Path.of("/proc/self/fd");
+
     @TempDir
     Path folder;
 
@@ -363,8 +366,6 @@ class EmbeddedStoreTest extends KvStoreContract {
             assertFalse(spilled.isEmpty(), "the work above no longer makes SQLite spill: the check proves nothing");
         }
     }
-
-    private static final Path DESCRIPTORS = Path.of("/proc/self/fd");
 
     /** 2,000 bytes, different in each round: SQLite skips a write that changes nothing. */
     private static byte[] pageFilling(int round) {
