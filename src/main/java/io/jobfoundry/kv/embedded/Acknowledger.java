@@ -23,10 +23,12 @@ import org.jboss.logging.Logger;
  * result built on a write that a power cut then undoes. A batch of deferrable commits only needs
  * no sync of its own, but it still waits for the sync of the batches before it.
  *
- * <p>When no transaction waits for the committer, the committer acknowledges its batch itself
- * (sync included), as it did before: at low load a hand-over to this thread would only add a
- * thread wake-up to every commit. Whoever holds {@link #acknowledging} drains the queue to the
- * end, so acknowledgements never overtake one another.
+ * <p>A lone commit (a batch of one, with no transaction waiting behind it) the committer
+ * acknowledges itself, sync included: at low load a hand-over to this thread would only add a
+ * thread wake-up to every commit. A larger batch comes from concurrent clients, whose next requests
+ * are likely on their way, so its sync comes here and the committer stays free for them.
+ * Whoever holds {@link #acknowledging} drains the queue to the end, so acknowledgements never
+ * overtake one another.
  *
  * <p>A failed sync is not retried: after a failed {@code fsync} Linux may have dropped the dirty
  * pages it could not write and report the next sync clean (PostgreSQL's "fsyncgate"). The batches

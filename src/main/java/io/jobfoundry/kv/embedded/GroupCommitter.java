@@ -167,15 +167,18 @@ final class GroupCommitter implements Runnable {
             committedVersion = version;
         }
         batchSizes.accept(started.size());
-        acknowledger.committed(committed(started), answerInline());
+        acknowledger.committed(committed(started), answerInline(started.size()));
     }
 
     /**
-     * Whether this thread answers a batch itself: always without syncs, and at low load (nothing
-     * waiting for it) rather than wake the acknowledger's thread for one batch.
+     * Whether this thread answers a batch of {@code size} transactions itself: always without
+     * syncs, and for a lone commit (one transaction, nothing waiting) rather than wake the
+     * acknowledger's thread for it. A larger batch means concurrent clients, whose next requests
+     * are likely on their way: syncing here would keep them waiting for the sync before their
+     * batch could even start.
      */
-    private boolean answerInline() {
-        return !fsync || queue.isEmpty();
+    private boolean answerInline(int size) {
+        return !fsync || size <= 1 && queue.isEmpty();
     }
 
     /**
@@ -304,7 +307,7 @@ final class GroupCommitter implements Runnable {
             }
         }
         if (!failedBodies.isEmpty()) {
-            acknowledger.committed(CommittedBatch.failedBodies(failedBodies), answerInline());
+            acknowledger.committed(CommittedBatch.failedBodies(failedBodies), answerInline(batch.size()));
         }
     }
 

@@ -99,6 +99,48 @@ class AcknowledgerTest {
         assertEquals(1, store.logSyncs(), "the lease needed no sync of its own");
     }
 
+    /**
+     * A batch of several transactions means concurrent clients, whose next requests are on their
+     * way: even with nothing queued behind it, the committer leaves its sync to the acknowledger
+     * and stays free for them. (A lone commit is synced by the committer itself.)
+     */
+    @Test
+    void aBatchOfSeveralIsSyncedByTheAcknowledgerWhileTheCommitterStaysFree() throws Exception {
+        // A read-only transaction, which needs no sync, holds the committer until two writes are
+        // queued behind it: they make the next batch, and nothing is queued behind that.
+        CountDownLatch holding = new CountDownLatch(1);
+        CompletableFuture<Object> holder = store.runOnceAsync(tx -> {
+            tx.get(bytes("job"));
+            holding.countDown();
+            awaitQueued(2);
+            return null;
+        }, TX_TIMEOUT, Sync.ON_COMMIT);
+        assertTrue(holding.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the holding transaction did not start");
+        CompletableFuture<Object> first = write("a");
+        CompletableFuture<Object> second = write("b");
+        holder.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+        assertTrue(log.entered.tryAcquire(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the batch of two is being synced");
+        CountDownLatch nextRan = new CountDownLatch(1);
+        store.runOnceAsync(tx -> {
+            nextRan.countDown();
+            return null;
+        }, TX_TIMEOUT, Sync.ON_COMMIT);
+        assertTrue(nextRan.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the committer was left syncing the batch itself");
+        assertFalse(first.isDone() || second.isDone(), "answered before their sync");
+
+        log.release.release();
+        first.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        second.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    private CompletableFuture<Object> write(String key) {
+        return store.runOnceAsync(tx -> {
+            tx.set(bytes(key), bytes("written"));
+            return null;
+        }, TX_TIMEOUT, Sync.ON_COMMIT);
+    }
+
     @Test
     void aBodyThatFailsOnAnUnsyncedWriteIsAnsweredOnlyAfterThatWriteIsSynced() throws Exception {
         CompletableFuture<Object> first = writeWhileTheNextWaits("job", "running");
