@@ -23,10 +23,12 @@ import org.jboss.logging.Logger;
  * result built on a write that a power cut then undoes. A batch of deferrable commits only needs
  * no sync of its own, but it still waits for the sync of the batches before it.
  *
- * <p>A lone commit (a batch of one, with no transaction waiting behind it) the committer
- * acknowledges itself, sync included: at low load a hand-over to this thread would only add a
- * thread wake-up to every commit. A larger batch comes from concurrent clients, whose next requests
- * are likely on their way, so its sync comes here and the committer stays free for them.
+ * <p>A lone commit (a batch of one, with no transaction waiting behind it, and no batch handed
+ * here still waiting) the committer acknowledges itself, sync included: at low load a hand-over to
+ * this thread would only add a thread wake-up to every commit. A larger batch comes from concurrent
+ * clients, whose next requests are likely on their way, so its sync comes here and the committer
+ * stays free for them. With durability {@code os} there is nothing to sync, and the committer
+ * answers every batch itself.
  * Whoever holds {@link #acknowledging} drains the queue to the end, so acknowledgements never
  * overtake one another.
  *
@@ -67,12 +69,15 @@ final class Acknowledger implements Runnable {
 
     /**
      * Takes a batch the committer has just committed. With {@code inline} the calling thread
-     * acknowledges it at once unless an acknowledgement is already under way, which this thread's
-     * own then picks up.
+     * acknowledges it at once, unless batches handed to this thread before are still waiting or an
+     * acknowledgement is under way: this thread's own then picks it up with them.
      */
     void committed(CommittedBatch batch, boolean inline) {
+        // The committer is the only thread that adds, so nothing is added between here and below.
+        // A batch handed over before and not yet taken is not pulled back to sync on the committer.
+        boolean nothingWaiting = committed.isEmpty();
         committed.add(batch);
-        if (inline && acknowledging.tryLock()) {
+        if (inline && nothingWaiting && acknowledging.tryLock()) {
             try {
                 drain();
             } finally {

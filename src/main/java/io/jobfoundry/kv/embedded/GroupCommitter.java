@@ -171,14 +171,14 @@ final class GroupCommitter implements Runnable {
     }
 
     /**
-     * Whether this thread answers a batch of {@code size} transactions itself: always without
-     * syncs, and for a lone commit (one transaction, nothing waiting) rather than wake the
-     * acknowledger's thread for it. A larger batch means concurrent clients, whose next requests
-     * are likely on their way: syncing here would keep them waiting for the sync before their
-     * batch could even start.
+     * Whether this thread answers a batch of {@code size} transactions itself: always with
+     * durability os (there is nothing to sync), and for a lone commit (one transaction, nothing
+     * waiting) rather than wake the acknowledger's thread for it. A larger batch means concurrent
+     * clients, whose next requests are likely on their way: syncing here would keep them waiting
+     * for the sync before their batch could even start.
      */
     private boolean answerInline(int size) {
-        return !fsync || size <= 1 && queue.isEmpty();
+        return !fsync || (size <= 1 && queue.isEmpty());
     }
 
     /**

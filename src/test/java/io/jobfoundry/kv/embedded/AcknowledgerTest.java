@@ -35,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AcknowledgerTest {
 
     private static final long TIMEOUT_SECONDS = 10;
+    private static final String COMMITTER = "jobfoundry-embedded-committer";
+    private static final String ACKNOWLEDGER = "jobfoundry-embedded-acknowledger";
     private static final Duration TX_TIMEOUT = Duration.ofSeconds(30);
 
     @TempDir
@@ -69,6 +71,7 @@ class AcknowledgerTest {
         log.release.release();
         write.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         assertEquals(1, store.logSyncs());
+        assertEquals(List.of(COMMITTER), log.syncedOn, "a lone commit wakes no other thread for its sync");
     }
 
     @Test
@@ -118,9 +121,9 @@ class AcknowledgerTest {
         assertTrue(holding.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the holding transaction did not start");
         CompletableFuture<Object> first = write("a");
         CompletableFuture<Object> second = write("b");
-        holder.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
         assertTrue(log.entered.tryAcquire(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the batch of two is being synced");
+        assertEquals(List.of(ACKNOWLEDGER), log.syncedOn);
         CountDownLatch nextRan = new CountDownLatch(1);
         store.runOnceAsync(tx -> {
             nextRan.countDown();
@@ -132,6 +135,7 @@ class AcknowledgerTest {
         log.release.release();
         first.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         second.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        holder.get(TIMEOUT_SECONDS, TimeUnit.SECONDS); // answered with them or before them
     }
 
     private CompletableFuture<Object> write(String key) {
@@ -223,10 +227,13 @@ class AcknowledgerTest {
     private static final class HeldSync implements LogSync {
         final Semaphore entered = new Semaphore(0);
         final Semaphore release = new Semaphore(0);
+        /** The thread of each sync, in order. */
+        final List<String> syncedOn = new CopyOnWriteArrayList<>();
         volatile IOException failure;
 
         @Override
         public void sync() throws IOException {
+            syncedOn.add(Thread.currentThread().getName());
             entered.release();
             try {
                 if (!release.tryAcquire(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
