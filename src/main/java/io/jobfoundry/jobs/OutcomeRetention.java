@@ -4,6 +4,7 @@ import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.Sync;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Forgets accept and removal outcomes once no retry of theirs can still be running. It clears them
@@ -33,6 +34,14 @@ public final class OutcomeRetention {
 
     /** Forgets every outcome older than the retention. */
     public void runOnce() {
+        runOnce(() -> false);
+    }
+
+    /**
+     * Forgets outcomes older than the retention, a step at a time, until none is left or
+     * {@code standDown} answers true after a step: what a step leaves is cleared by the next run.
+     */
+    public void runOnce(BooleanSupplier standDown) {
         byte[] begin = JobKeys.outcomesBegin();
         long cutoff = Times.micros(engine.clock().instant().minus(JobEngine.OUTCOME_RETENTION));
         byte[] end = JobKeys.outcomesBefore(cutoff);
@@ -49,6 +58,6 @@ public final class OutcomeRetention {
                 }
                 return oldest.size();
             }, Sync.DEFERRABLE);
-        } while (cleared == step);
+        } while (cleared == step && !standDown.getAsBoolean());
     }
 }

@@ -12,12 +12,14 @@ import io.quarkus.scheduler.ScheduledExecution;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -37,16 +39,23 @@ public class Monitors {
     private final DueTimer dueTimer;
     private final OutcomeRetention retention;
     private final JobfoundryConfig config;
-    private final GracefulShutdown shutdown;
+    /** True once a shutdown began: background work stands down before the store closes. */
+    private final BooleanSupplier draining;
     private ScheduledExecutorService activityThread;
 
+    @Inject
     Monitors(ActivityMonitor activity, DueTimer dueTimer, OutcomeRetention retention, JobfoundryConfig config,
             GracefulShutdown shutdown) {
+        this(activity, dueTimer, retention, config, shutdown::draining);
+    }
+
+    Monitors(ActivityMonitor activity, DueTimer dueTimer, OutcomeRetention retention, JobfoundryConfig config,
+            BooleanSupplier draining) {
         this.activity = activity;
         this.dueTimer = dueTimer;
         this.retention = retention;
         this.config = config;
-        this.shutdown = shutdown;
+        this.draining = draining;
     }
 
     void start(@Observes StartupEvent started) {
@@ -66,7 +75,7 @@ public class Monitors {
     }
 
     private void activityRound() {
-        if (shutdown.draining()) {
+        if (draining.getAsBoolean()) {
             return;
         }
         try {
@@ -89,7 +98,8 @@ public class Monitors {
     @Scheduled(identity = "outcome-retention", every = "1m", delayed = "1m",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Disabled.class)
     void retention() {
-        retention.runOnce();
+        // A long run is many transactions: a shutdown stops it between two, not when the store closes.
+        retention.runOnce(draining);
     }
 
     /**

@@ -26,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -216,6 +217,28 @@ public abstract class JobEngineContract {
         assertEquals(1, outcomeRecords(), "exactly as old as the window: kept");
         clock.advance(Duration.ofNanos(1_000));
         new OutcomeRetention(engine).runOnce();
+        assertEquals(0, outcomeRecords());
+    }
+
+    /** A shutdown stops a long retention run between two steps; the next run clears the rest. */
+    @Test
+    void outcomeRetentionStandsDownBetweenStepsWhenAsked() {
+        for (String id : List.of("a", "b", "c", "d", "e")) {
+            add("email", id);
+            engine.remove("email", id);
+        }
+        clock.advance(JobEngine.OUTCOME_RETENTION.plusMinutes(1));
+        AtomicInteger asked = new AtomicInteger();
+        new OutcomeRetention(engine, 2).runOnce(() -> {
+            asked.incrementAndGet();
+            return true; // a shutdown began
+        });
+        assertEquals(1, asked.get(), "asked once, after the first step");
+        // One step of 2; a retried step whose first commit did land clears 2 more.
+        int left = outcomeRecords();
+        assertTrue(left == 3 || left == 1, "one step cleared, not every outcome: " + left + " left");
+
+        new OutcomeRetention(engine, 2).runOnce(() -> false);
         assertEquals(0, outcomeRecords());
     }
 

@@ -69,7 +69,7 @@ class MonitorsLogTest {
         clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
         engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, EngineOptions.DEFAULT);
         // activity() and retention() use neither the due timer nor the configuration.
-        monitors = new Monitors(new ActivityMonitor(engine), null, new OutcomeRetention(engine), null, null);
+        monitors = new Monitors(new ActivityMonitor(engine), null, new OutcomeRetention(engine), null, () -> false);
         previousLevel = logger.getLevel();
         logger.setLevel(Level.ALL); // see DEBUG too, to prove it is not INFO
         logger.addHandler(capture);
