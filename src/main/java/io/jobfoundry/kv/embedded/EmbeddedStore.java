@@ -38,6 +38,8 @@ public final class EmbeddedStore implements KvStore {
     private static final long COMMIT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** How often the timer looks for asynchronous commits past their deadline. */
     private static final long EXPIRY_SWEEP_MILLIS = 100;
+    /** Refused: a retry of the body would start the other transaction again. */
+    private static final String NESTED_BODY = "a transaction body cannot run another transaction";
 
     private static final int PAGE_SIZE = 4096;
     private static final int CACHE_KIB = 64 * 1024;
@@ -157,9 +159,10 @@ public final class EmbeddedStore implements KvStore {
 
     @Override
     public <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
-        if (committer.onAcknowledgerThread()) {
+        if (committer.answersOnThisThread()) {
             // It would wait for an answer that only this thread can give.
-            throw new IllegalStateException("a commit's callback cannot wait for another transaction");
+            throw new IllegalStateException(committer.inBodyOnThisThread()
+                    ? NESTED_BODY : "a commit's callback cannot wait for another transaction");
         }
         CommitRequest<T> request = submit(body, timeout, sync);
         try {
@@ -223,8 +226,8 @@ public final class EmbeddedStore implements KvStore {
     }
 
     private <T> CommitRequest<T> submit(TransactionBody<T> body, Duration timeout, Sync sync) {
-        if (Thread.currentThread() == committerThread) {
-            throw new IllegalStateException("a transaction body cannot run another transaction");
+        if (committer.inBodyOnThisThread()) {
+            throw new IllegalStateException(NESTED_BODY);
         }
         if (closed) {
             throw new StoreException("the embedded store is closed", name, null);

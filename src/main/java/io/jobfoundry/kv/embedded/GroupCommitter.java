@@ -36,6 +36,10 @@ final class GroupCommitter implements Runnable {
     private final BlockingQueue<CommitRequest<?>> queue = new LinkedBlockingQueue<>();
     private final BatchAdds adds = new BatchAdds();
     private long committedVersion;
+    /** The thread running the loop; set before the first batch. */
+    private volatile Thread thread;
+    /** Whether a transaction body is running now; read and written only by {@link #thread}. */
+    private boolean inBody;
     private volatile boolean closing;
     /** Why the store stopped taking work before it was closed: its log could not be synced. */
     private volatile StoreException broken;
@@ -75,6 +79,7 @@ final class GroupCommitter implements Runnable {
 
     @Override
     public void run() {
+        thread = Thread.currentThread();
         acknowledger.start();
         List<CommitRequest<?>> batch = new ArrayList<>(maxBatch);
         while (!closing) {
@@ -127,9 +132,21 @@ final class GroupCommitter implements Runnable {
         return broken != null;
     }
 
-    /** Whether the calling thread is the one that answers commits when the committer does not. */
-    boolean onAcknowledgerThread() {
-        return acknowledger.onItsThread();
+    /**
+     * Whether the calling thread answers commits (this loop's, or the acknowledger's): a callback
+     * there must not wait for another transaction, which only that thread could answer.
+     */
+    boolean answersOnThisThread() {
+        return Thread.currentThread() == thread || acknowledger.onItsThread();
+    }
+
+    /**
+     * Whether the calling thread is running a transaction body: a body must not start another
+     * transaction, which a retry of the body would start again. A callback this thread runs for a
+     * commit's answer may, as one on the acknowledger may.
+     */
+    boolean inBodyOnThisThread() {
+        return Thread.currentThread() == thread && inBody;
     }
 
     private void runBatch(List<CommitRequest<?>> batch) {
@@ -220,10 +237,13 @@ final class GroupCommitter implements Runnable {
             return e;
         }
         Throwable failure = null;
+        inBody = true;
         try {
             request.value = request.body.apply(tx);
         } catch (Throwable t) {
             failure = t;
+        } finally {
+            inBody = false;
         }
         if (tx.storeFailure() != null) {
             return tx.storeFailure();

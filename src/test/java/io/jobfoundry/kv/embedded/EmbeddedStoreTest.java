@@ -32,7 +32,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -191,11 +193,11 @@ class EmbeddedStoreTest extends KvStoreContract {
             release.countDown();
             holder.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
-            var failure = assertThrows(java.util.concurrent.ExecutionException.class,
+            var failure = assertThrows(ExecutionException.class,
                     () -> tooBig.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
             assertEquals(RetryableStoreException.Reason.TRANSIENT, ((RetryableStoreException) failure.getCause()).reason());
             for (Future<Object> future : small) {
-                var batchFailure = assertThrows(java.util.concurrent.ExecutionException.class,
+                var batchFailure = assertThrows(ExecutionException.class,
                         () -> future.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
                 assertTrue(batchFailure.getCause() instanceof RetryableStoreException);
             }
@@ -253,7 +255,7 @@ class EmbeddedStoreTest extends KvStoreContract {
             holder.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
             assertEquals(1L, steps.get(1).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "a later transaction reads the add");
-            var rolledBack = assertThrows(java.util.concurrent.ExecutionException.class,
+            var rolledBack = assertThrows(ExecutionException.class,
                     () -> steps.get(2).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
             assertTrue(rolledBack.getCause() instanceof IllegalStateException);
             assertEquals(2L * 100 + 1 * 10 + 5, steps.get(3).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
@@ -282,7 +284,7 @@ class EmbeddedStoreTest extends KvStoreContract {
             }, Duration.ofMillis(50), Sync.ON_COMMIT);
 
             // Its 50 ms and the 2 s grace, well before the holder gives up on its own after 10 s.
-            var failure = assertThrows(java.util.concurrent.ExecutionException.class,
+            var failure = assertThrows(ExecutionException.class,
                     () -> late.get(5, TimeUnit.SECONDS));
             long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             RetryableStoreException timedOut = (RetryableStoreException) failure.getCause();
@@ -406,10 +408,44 @@ class EmbeddedStoreTest extends KvStoreContract {
     void pendingWatchesFailWhenTheStoreCloses() throws Exception {
         CompletableFuture<Void> watch = runner.run(tx -> tx.watch(key("w")));
         store.close();
-        var failure = assertThrows(java.util.concurrent.ExecutionException.class,
+        var failure = assertThrows(ExecutionException.class,
                 () -> watch.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertTrue(failure.getCause() instanceof StoreException);
         store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("nested/folders/store.db")));
+    }
+
+    /**
+     * A lone commit is answered on the committer's own thread. Its callback may start the next
+     * transaction, as one answered by the acknowledger may; it may not wait for one, and a body may
+     * not start one.
+     */
+    @Test
+    void aCommitsCallbackOnTheCommitterMayStartATransactionButNotWaitForOne() throws Exception {
+        Duration timeout = Duration.ofSeconds(30);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Object> first = store.runOnceAsync(tx -> {
+            await(release); // the callbacks below are attached before the commit is answered
+            tx.set(key("a"), bytes("1"));
+            return null;
+        }, timeout, Sync.ON_COMMIT);
+        List<String> answeredOn = new CopyOnWriteArrayList<>();
+        CompletableFuture<byte[]> next = first.thenCompose(ignored -> {
+            answeredOn.add(Thread.currentThread().getName());
+            return store.runOnceAsync(tx -> tx.get(key("a")), timeout, Sync.ON_COMMIT);
+        });
+        CompletableFuture<Object> waits = first.thenApply(ignored -> store.runOnce(tx -> null, timeout));
+        release.countDown();
+
+        assertArrayEquals(bytes("1"), next.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(List.of("jobfoundry-embedded-committer"), answeredOn);
+        var waited = assertThrows(ExecutionException.class,
+                () -> waits.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(waited.getCause().getMessage().contains("callback cannot wait"), waited.getCause().toString());
+
+        CompletableFuture<Object> nested = store.runOnce(tx -> store.runOnceAsync(inner -> null, timeout, Sync.ON_COMMIT),
+                timeout);
+        var refused = assertThrows(CompletionException.class, nested::join);
+        assertTrue(refused.getCause().getMessage().contains("body cannot run another"), refused.getCause().toString());
     }
 
     /** Replaces the store with a fresh one in {@code file}; the answer holds its largest batch so far. */
