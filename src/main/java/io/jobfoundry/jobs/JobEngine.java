@@ -473,8 +473,9 @@ public final class JobEngine {
         return runner.runAsync(tx -> {
             startedAt[0] = -1;
             JobRecord r = JobIndex.load(tx, type, id);
-            if (r != null && lease.equals(r.finishedLease)) {
-                return new Step(r.view(), null); // our own earlier attempt finished it
+            if (r != null && lease.equals(r.finishedLease)
+                    && (r.finishedSucceeded == null || r.finishedSucceeded == succeeded)) {
+                return new Step(r.view(), null); // this finish, repeated: an earlier attempt ended the run
             }
             checkLease(r, type, id, lease);
             if (r.cancelRequested) {
@@ -483,6 +484,7 @@ public final class JobEngine {
             startedAt[0] = r.startedAt == null ? now : r.startedAt;
             JobIndex.stopRunning(tx, r);
             r.finishedLease = lease;
+            r.finishedSucceeded = succeeded;
             r.data = data.orElse(r.data);
             r.finishedAt = now;
             if (succeeded) {

@@ -20,7 +20,8 @@ import java.util.List;
  */
 final class JobRecord {
 
-    private static final long FORMAT = 1;
+    /** 2 added {@link #finishedSucceeded}; a format-1 record still decodes, without it. */
+    private static final long FORMAT = 2;
 
     final String type;
     final String id;
@@ -51,6 +52,11 @@ final class JobRecord {
     String origin;
     /** The lease of the finish that ended the last run, to recognize its own retried attempt. */
     String finishedLease;
+    /**
+     * The outcome of that finish: only the same finish repeated is answered as that one (null in a
+     * record written before it was kept, which then recognizes any finish with the lease).
+     */
+    Boolean finishedSucceeded;
     /** Complete when read; {@code null} when not running. */
     Versionstamp activity;
 
@@ -67,7 +73,7 @@ final class JobRecord {
 
     /** The fields before the activity stamp. */
     private Tuple head() {
-        List<Object> items = new ArrayList<>(24);
+        List<Object> items = new ArrayList<>(25);
         items.add(FORMAT);
         items.add((long) state.ordinal());
         items.add(result == null ? null : (long) result.ordinal());
@@ -92,6 +98,7 @@ final class JobRecord {
         items.add(origin);
         items.add(finishedLease);
         items.add(due);
+        items.add(finishedSucceeded);
         return Tuple.fromList(items);
     }
 
@@ -107,8 +114,9 @@ final class JobRecord {
 
     static JobRecord decode(String type, String id, byte[] bytes) {
         Tuple t = Tuple.fromBytes(bytes);
-        if (t.getLong(0) != FORMAT) {
-            throw new IllegalStateException("unknown job record format " + t.getLong(0));
+        long format = t.getLong(0);
+        if (format != FORMAT && format != 1) {
+            throw new IllegalStateException("unknown job record format " + format);
         }
         JobRecord r = new JobRecord(type, id);
         r.state = JobState.values()[(int) t.getLong(1)];
@@ -135,7 +143,12 @@ final class JobRecord {
         r.origin = t.getString(21);
         r.finishedLease = t.getString(22);
         r.due = t.getBoolean(23);
-        r.activity = t.getVersionstamp(24);
+        if (format == 1) {
+            r.activity = t.getVersionstamp(24);
+        } else {
+            r.finishedSucceeded = (Boolean) t.get(24);
+            r.activity = t.getVersionstamp(25);
+        }
         return r;
     }
 }

@@ -85,6 +85,25 @@ class ProcessingResourceTest {
                 .body("reason", equalTo("lease-lost"));
     }
 
+    /** Only the same finish is answered again: another outcome with the spent lease is a halt. */
+    @Test
+    void aDifferentFinishWithASpentLeaseIsLeaseLostAndChangesNothing() {
+        String type = Api.type("spent-lease");
+        Api.put(type, "s", "{}").statusCode(201);
+        String first = Api.acceptOne(type);
+        Api.finish(type, "s", Api.succeeded(first)).statusCode(200).body("result", equalTo("succeeded"));
+        String failed = "{\"lease\":\"" + first + "\",\"outcome\":\"failed\",\"error\":\"boom\"}";
+        Api.finish(type, "s", failed).statusCode(409).contentType(PROBLEM).body("reason", equalTo("lease-lost"));
+        Api.get(type, "s").body("result", equalTo("succeeded")).body("lastError", nullValue());
+
+        // Added and accepted again: the old lease's failure must not pass for the new run's finish.
+        Api.put(type, "s", "{}").statusCode(200);
+        String second = Api.acceptOne(type);
+        Api.finish(type, "s", failed).statusCode(409).body("reason", equalTo("lease-lost"));
+        Api.get(type, "s").body("state", equalTo("running")).body("lastError", nullValue());
+        Api.finish(type, "s", Api.succeeded(second)).statusCode(200).body("state", equalTo("finished"));
+    }
+
     @Test
     void progressDataOver64KiBIs413AndChangesNothing() {
         String type = Api.type("progress-big");
