@@ -752,8 +752,12 @@ public final class JobEngine {
         }
     }
 
+    /** The first {@code max} characters (code points: a cut never splits a surrogate pair). */
     private static String truncate(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max);
+        if (text.length() <= max || text.codePointCount(0, text.length()) <= max) {
+            return text;
+        }
+        return text.substring(0, text.offsetByCodePoints(0, max));
     }
 
     private static String encodeCursor(String id) {

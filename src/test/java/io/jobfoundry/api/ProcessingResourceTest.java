@@ -119,6 +119,18 @@ class ProcessingResourceTest {
                 .body("data", nullValue());
     }
 
+    /** A long error is cut at 4,096 characters, never inside one: an emoji is one character. */
+    @Test
+    void aLongErrorIsCutAtCharactersNotHalfwayThroughOne() {
+        String type = Api.type("long-error");
+        Api.put(type, "e", "{}").statusCode(201);
+        String lease = Api.acceptOne(type);
+        String error = "a".repeat(4095) + "\uD83D\uDE00\uD83D\uDE00"; // 4,097 characters, 4,099 UTF-16 units
+        json("{\"lease\":\"" + lease + "\",\"outcome\":\"failed\",\"error\":\"" + error + "\"}")
+                .post("/v1/jobs/{type}/{id}/finish", type, "e").then().statusCode(200)
+                .body("lastError", equalTo("a".repeat(4095) + "\uD83D\uDE00"));
+    }
+
     @Test
     void aFailedRunRetriesAfterBackoffUntilAttemptsAreUsedUp() {
         String type = Api.type("fail");
