@@ -3,8 +3,6 @@ package io.jobfoundry.jobs;
 import com.apple.foundationdb.tuple.Tuple;
 import com.apple.foundationdb.tuple.Versionstamp;
 import io.jobfoundry.kv.KeyValue;
-import io.jobfoundry.kv.RetriesExhaustedException;
-import io.jobfoundry.kv.StoreLimitException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -93,40 +91,22 @@ public final class ActivityMonitor {
     }
 
     private int reenqueueThrough(String type, Versionstamp through, TypeSettings settings, long now) {
-        int total = 0;
-        int batch = FIRST_BATCH;
-        while (true) {
-            int size = batch;
-            int done;
-            try {
-                done = engine.runner().run(tx -> {
-                    List<KeyValue> stale = tx.getRange(JobKeys.activityBegin(type),
-                            JobKeys.activityThrough(type, through), size);
-                    int moved = 0;
-                    for (KeyValue kv : stale) {
-                        Versionstamp stamp = Tuple.fromBytes(kv.key()).getVersionstamp(2);
-                        String id = Tuple.fromBytes(kv.value()).getString(0);
-                        JobRecord r = JobIndex.load(tx, type, id);
-                        if (r != null && r.state == JobState.RUNNING && stamp.equals(r.activity)) {
-                            JobEngine.reenqueueStale(tx, r, settings, now);
-                            moved++;
-                        } else {
-                            tx.clear(kv.key()); // an activity key its job no longer owns
-                        }
-                    }
-                    return stale.size() < size ? -moved - 1 : moved;
-                });
-            } catch (StoreLimitException | RetriesExhaustedException e) {
-                if (batch == 1) {
-                    throw e;
+        return ShrinkingBatches.drain(FIRST_BATCH, size -> engine.runner().run(tx -> {
+            List<KeyValue> stale =
+                    tx.getRange(JobKeys.activityBegin(type), JobKeys.activityThrough(type, through), size);
+            int moved = 0;
+            for (KeyValue kv : stale) {
+                Versionstamp stamp = Tuple.fromBytes(kv.key()).getVersionstamp(2);
+                String id = Tuple.fromBytes(kv.value()).getString(0);
+                JobRecord r = JobIndex.load(tx, type, id);
+                if (r != null && r.state == JobState.RUNNING && stamp.equals(r.activity)) {
+                    JobEngine.reenqueueStale(tx, r, settings, now);
+                    moved++;
+                } else {
+                    tx.clear(kv.key()); // an activity key its job no longer owns
                 }
-                batch = Math.max(1, batch / 2); // the transaction grew too large or too slow
-                continue;
             }
-            if (done < 0) {
-                return total + (-done - 1);
-            }
-            total += done;
-        }
+            return new ShrinkingBatches.Step(stale.size(), moved);
+        }));
     }
 }

@@ -29,27 +29,23 @@ public final class DueWaker {
         Map<String, Integer> promoted = new HashMap<>();
         Long next = null;
         for (String type : engine.runner().run(TypeRegistry::names)) {
-            int count = 0;
-            while (true) {
-                int moved = engine.runner().run(tx -> {
-                    List<KeyValue> due = tx.getRange(JobKeys.scheduledBegin(type), JobKeys.scheduledThrough(type, now), BATCH);
-                    for (KeyValue kv : due) {
-                        Tuple key = Tuple.fromBytes(kv.key());
-                        JobRecord r = JobIndex.load(tx, type, key.getString(3));
-                        if (r != null && r.state == JobState.PENDING && !r.due && r.scheduledAt == key.getLong(2)) {
-                            JobIndex.promote(tx, r);
-                            JobIndex.store(tx, r);
-                        } else {
-                            tx.clear(kv.key());
-                        }
+            int count = ShrinkingBatches.drain(BATCH, size -> engine.runner().run(tx -> {
+                List<KeyValue> due =
+                        tx.getRange(JobKeys.scheduledBegin(type), JobKeys.scheduledThrough(type, now), size);
+                int moved = 0;
+                for (KeyValue kv : due) {
+                    Tuple key = Tuple.fromBytes(kv.key());
+                    JobRecord r = JobIndex.load(tx, type, key.getString(3));
+                    if (r != null && r.state == JobState.PENDING && !r.due && r.scheduledAt == key.getLong(2)) {
+                        JobIndex.promote(tx, r);
+                        JobIndex.store(tx, r);
+                        moved++;
+                    } else {
+                        tx.clear(kv.key()); // a scheduled key its job no longer owns
                     }
-                    return due.size();
-                });
-                count += moved;
-                if (moved < BATCH) {
-                    break;
                 }
-            }
+                return new ShrinkingBatches.Step(due.size(), moved);
+            }));
             if (count > 0) {
                 promoted.put(type, count);
             }
