@@ -184,7 +184,9 @@ public final class JobEngine {
                 // As resubmit: runs again when it finishes, at the given time, in the given group.
                 r.resubmit = true;
                 applyToRunning(r, valid);
-                r.scheduledAt = valid.scheduledAt().orElse(r.scheduledAt);
+                if (valid.scheduledAt().isPresent()) {
+                    scheduleNextRun(r, valid.scheduledAt().get());
+                }
                 r.group = valid.group().orElse(r.group);
             }
             case FINISHED -> {
@@ -348,7 +350,7 @@ public final class JobEngine {
                 case RUNNING -> {
                     r.resubmit = true;
                     if (at != null) {
-                        r.scheduledAt = at;
+                        scheduleNextRun(r, at);
                     }
                 }
                 case FINISHED -> {
@@ -512,13 +514,13 @@ public final class JobEngine {
 
     /** A run that ended well: again if resubmitted or repeating, else finished. */
     private static void completeRun(KvTransaction tx, JobRecord r, long now) {
-        r.attempt = 0;
-        r.retry = false;
+        long scheduled = endRun(r);
         if (r.resubmit) {
             r.resubmit = false;
+            r.scheduledAt = scheduled;
             JobIndex.place(tx, r, now);
         } else if (r.repeat != null) {
-            r.scheduledAt = nextRun(r, now);
+            r.scheduledAt = nextRun(r, scheduled, now);
             JobIndex.place(tx, r, now);
         } else {
             JobIndex.finish(tx, r, JobResult.SUCCEEDED, now);
@@ -528,28 +530,55 @@ public final class JobEngine {
     private static void retryLater(KvTransaction tx, JobRecord r, TypeSettings settings, long now, double jitter) {
         long backoff = settings.backoff(r.attempt).toNanos() / 1_000;
         // Equal jitter: at least half the backoff, so retries spread out yet still back off.
-        r.scheduledAt = now + backoff / 2 + (long) (jitter * (backoff - backoff / 2));
-        r.retry = true;
+        retryAt(r, now + backoff / 2 + (long) (jitter * (backoff - backoff / 2)));
         JobIndex.place(tx, r, now);
+    }
+
+    /** Due again at {@code at} as a retry; the run keeps the time it was scheduled for. */
+    private static void retryAt(JobRecord r, long at) {
+        if (r.runScheduledAt == null) {
+            r.runScheduledAt = r.scheduledAt;
+        }
+        r.scheduledAt = at;
+        r.retry = true;
+    }
+
+    /** A resubmit's time for a running job's next run, which a retry of this one must not take. */
+    private static void scheduleNextRun(JobRecord r, long at) {
+        if (r.runScheduledAt != null) {
+            r.runScheduledAt = at;
+        } else {
+            r.scheduledAt = at;
+        }
+    }
+
+    /** The run's attempts are over: answers when it was scheduled, for what comes next. */
+    private static long endRun(JobRecord r) {
+        long scheduled = r.runScheduledAt != null ? r.runScheduledAt : r.scheduledAt;
+        r.runScheduledAt = null;
+        r.attempt = 0;
+        r.retry = false;
+        return scheduled;
     }
 
     /** Attempts are used up: the run failed; a repeating job still moves on to its next run. */
     private static void exhausted(KvTransaction tx, JobRecord r, long now) {
-        r.retry = false;
         if (r.resubmit || r.repeat != null) {
-            r.attempt = 0;
-            r.scheduledAt = r.resubmit ? r.scheduledAt : nextRun(r, now);
+            long scheduled = endRun(r);
+            r.scheduledAt = r.resubmit ? scheduled : nextRun(r, scheduled, now);
             r.resubmit = false;
             JobIndex.place(tx, r, now);
         } else {
-            JobIndex.finish(tx, r, JobResult.FAILED, now);
+            r.retry = false;
+            r.runScheduledAt = null;
+            JobIndex.finish(tx, r, JobResult.FAILED, now); // its attempts stay visible
         }
     }
 
-    private static long nextRun(JobRecord r, long now) {
+    private static long nextRun(JobRecord r, long scheduled, long now) {
         Instant started = Times.instantOrNull(r.startedAt);
         Instant finished = Times.instant(now);
-        Instant next = Repeat.parse(r.repeat).next(Times.instant(r.scheduledAt),
+        Instant next = Repeat.parse(r.repeat).next(Times.instant(scheduled),
                 started == null ? finished : started, finished);
         return Times.micros(next);
     }
@@ -565,8 +594,7 @@ public final class JobEngine {
         r.lastError = "activity timeout: no heartbeat or finish within " + settings.activityTimeout().toSeconds() + " s";
         if (r.attempt < r.maxAttempts) {
             // The processor vanished, not the job: it may run again at once.
-            r.scheduledAt = now;
-            r.retry = true;
+            retryAt(r, now);
             JobIndex.place(tx, r, now);
         } else {
             r.finishedAt = now;
@@ -577,6 +605,7 @@ public final class JobEngine {
 
     private static Step endCancelled(KvTransaction tx, JobRecord r, long now) {
         JobIndex.stopRunning(tx, r);
+        r.runScheduledAt = null;
         r.cancelRequested = false;
         r.resubmit = false;
         JobIndex.finish(tx, r, JobResult.CANCELLED, now);
@@ -714,6 +743,7 @@ public final class JobEngine {
     /** A finished job starts over as a fresh run. */
     private static void restart(JobRecord r, long at) {
         r.scheduledAt = at;
+        r.runScheduledAt = null;
         r.attempt = 0;
         r.lastError = null;
         r.retry = false;

@@ -20,7 +20,7 @@ import java.util.List;
  */
 final class JobRecord {
 
-    /** 2 added {@link #finishedSucceeded}; a format-1 record still decodes, without it. */
+    /** 2 added {@link #finishedSucceeded} and {@link #runScheduledAt}; a format-1 record decodes without them. */
     private static final long FORMAT = 2;
 
     final String type;
@@ -57,6 +57,12 @@ final class JobRecord {
      * record written before it was kept, which then recognizes any finish with the lease).
      */
     Boolean finishedSucceeded;
+    /**
+     * When the current run was scheduled, once a retry has moved {@link #scheduledAt} to its own
+     * due time; null while none has. A {@code SCHEDULED} repeat counts from it, and a resubmit's
+     * time for the next run is kept in it.
+     */
+    Long runScheduledAt;
     /** Complete when read; {@code null} when not running. */
     Versionstamp activity;
 
@@ -73,7 +79,7 @@ final class JobRecord {
 
     /** The fields before the activity stamp. */
     private Tuple head() {
-        List<Object> items = new ArrayList<>(25);
+        List<Object> items = new ArrayList<>(26);
         items.add(FORMAT);
         items.add((long) state.ordinal());
         items.add(result == null ? null : (long) result.ordinal());
@@ -99,6 +105,7 @@ final class JobRecord {
         items.add(finishedLease);
         items.add(due);
         items.add(finishedSucceeded);
+        items.add(runScheduledAt);
         return Tuple.fromList(items);
     }
 
@@ -147,7 +154,8 @@ final class JobRecord {
             r.activity = t.getVersionstamp(24);
         } else {
             r.finishedSucceeded = (Boolean) t.get(24);
-            r.activity = t.getVersionstamp(25);
+            r.runScheduledAt = (Long) t.get(25);
+            r.activity = t.getVersionstamp(26);
         }
         return r;
     }

@@ -607,6 +607,45 @@ public abstract class JobEngineContract {
         assertEquals(0, after.attempt());
     }
 
+    /** A retry is due at its own time; the run stays scheduled when it was, and the series keeps its grid. */
+    @Test
+    void aScheduledRepeatCountsFromTheRunsTimeNotItsRetrys() {
+        engine.configureType("nightly", new TypeSettings(Duration.ofSeconds(30), 3, 2, 1,
+                Duration.ofSeconds(10), Duration.ofSeconds(10)));
+        engine.put("nightly", "a", JobChanges.NONE.withRepeat("SCHEDULED, +1 DAY"));
+        clock.advance(Duration.ofHours(2));
+        Job retry = finish(acceptOne("nightly"), false);
+        assertTrue(retry.scheduledAt().isAfter(START.plus(Duration.ofHours(2))), "the retry backs off from now");
+        clock.advance(Duration.ofSeconds(10));
+        waker.runOnce();
+        LeasedJob second = acceptOne("nightly");
+        activity.runOnce();
+        clock.advance(Duration.ofSeconds(31));
+        activity.runOnce(); // the retry's processor goes quiet: a third attempt, due at once
+        waker.runOnce();
+        LeasedJob third = acceptOne("nightly");
+        assertEquals(2, third.job().attempt());
+        assertNotEquals(second.lease(), third.lease());
+        Job done = finish(third, true);
+        assertEquals(JobState.PENDING, done.state());
+        assertEquals(START.plus(Duration.ofDays(1)), done.scheduledAt(), "a day after the run, not after a retry");
+        assertEquals(0, done.attempt());
+    }
+
+    /** A resubmit's time for the next run survives a retry of the current one. */
+    @Test
+    void aResubmitsTimeForTheNextRunSurvivesARetryOfThisOne() {
+        engine.configureType("flaky", new TypeSettings(Duration.ofSeconds(30), 3, 2, 1, Duration.ZERO, Duration.ZERO));
+        add("flaky", "a");
+        LeasedJob first = acceptOne("flaky");
+        Instant tomorrow = START.plus(Duration.ofDays(1));
+        assertTrue(engine.resubmit("flaky", "a", tomorrow, null).resubmit());
+        finish(first, false); // retried at once
+        Job next = finish(acceptOne("flaky"), true);
+        assertEquals(JobState.PENDING, next.state());
+        assertEquals(tomorrow, next.scheduledAt());
+    }
+
     @Test
     void startedCountsFromTheAcceptAndScheduledCatchesUpMissedRunsBackToBack() {
         engine.put("started", "a", JobChanges.NONE.withRepeat("STARTED, +10 MINUTES"));
