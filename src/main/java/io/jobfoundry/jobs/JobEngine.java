@@ -639,7 +639,9 @@ public final class JobEngine {
             TypeSettings current = TypeRegistry.find(tx, type);
             TypeSettings settings = change.apply(current == null ? TypeSettings.DEFAULT : current);
             TypeRegistry.put(tx, type, settings);
-            return new TypeInfo(type, settings, counts(tx, type));
+            // Snapshot: every job transition adds to these counters; a conflicting read of them
+            // would fail this write under any traffic on the type (FDB), for figures only shown.
+            return new TypeInfo(type, settings, counts(tx.snapshot(), type));
         });
     }
 
