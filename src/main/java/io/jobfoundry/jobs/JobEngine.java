@@ -312,11 +312,11 @@ public final class JobEngine {
                     r.resubmit = false;
                 }
                 case RUNNING -> {
-                    if (r.cancelRequested) {
+                    if (r.cancelRequested && !r.resubmit) {
                         return r.view();
                     }
                     r.cancelRequested = true;
-                    r.resubmit = false;
+                    r.resubmit = false; // the latest word wins: a resubmit before the cancel is off
                 }
                 case FINISHED -> {
                     return r.view();
@@ -475,8 +475,8 @@ public final class JobEngine {
         return runner.runAsync(tx -> {
             startedAt[0] = -1;
             JobRecord r = JobIndex.load(tx, type, id);
-            if (r != null && lease.equals(r.finishedLease)
-                    && (r.finishedSucceeded == null || r.finishedSucceeded == succeeded)) {
+            JobResult outcome = succeeded ? JobResult.SUCCEEDED : JobResult.FAILED;
+            if (r != null && lease.equals(r.finishedLease) && (r.finishedAs == null || r.finishedAs == outcome)) {
                 return new Step(r.view(), null); // this finish, repeated: an earlier attempt ended the run
             }
             checkLease(r, type, id, lease);
@@ -486,7 +486,7 @@ public final class JobEngine {
             startedAt[0] = r.startedAt == null ? now : r.startedAt;
             JobIndex.stopRunning(tx, r);
             r.finishedLease = lease;
-            r.finishedSucceeded = succeeded;
+            r.finishedAs = outcome;
             r.data = data.orElse(r.data);
             r.finishedAt = now;
             if (succeeded) {
@@ -603,12 +603,23 @@ public final class JobEngine {
         JobIndex.save(tx, r, now);
     }
 
+    /**
+     * The processor of a job cancelled while it ran is told to stop. The job ends cancelled,
+     * unless it was added or resubmitted after the cancel: that next run is still owed.
+     */
     private static Step endCancelled(KvTransaction tx, JobRecord r, long now) {
+        r.finishedLease = r.lease;
+        r.finishedAs = JobResult.CANCELLED;
         JobIndex.stopRunning(tx, r);
-        r.runScheduledAt = null;
         r.cancelRequested = false;
-        r.resubmit = false;
-        JobIndex.finish(tx, r, JobResult.CANCELLED, now);
+        if (r.resubmit) {
+            r.resubmit = false;
+            r.scheduledAt = endRun(r);
+            JobIndex.place(tx, r, now);
+        } else {
+            r.runScheduledAt = null;
+            JobIndex.finish(tx, r, JobResult.CANCELLED, now);
+        }
         JobIndex.save(tx, r, now);
         return new Step(r.view(), HaltReason.CANCELLED);
     }
@@ -773,7 +784,8 @@ public final class JobEngine {
             throw new HaltException(type, id, HaltReason.REMOVED);
         }
         if (lease == null || !lease.equals(r.lease)) {
-            boolean cancelled = r.state == JobState.FINISHED && r.result == JobResult.CANCELLED;
+            boolean cancelled = r.state == JobState.FINISHED && r.result == JobResult.CANCELLED
+                    || lease != null && lease.equals(r.finishedLease) && r.finishedAs == JobResult.CANCELLED;
             throw new HaltException(type, id, cancelled ? HaltReason.CANCELLED : HaltReason.LEASE_LOST);
         }
     }

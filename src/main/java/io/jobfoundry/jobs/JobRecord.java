@@ -20,7 +20,7 @@ import java.util.List;
  */
 final class JobRecord {
 
-    /** 2 added {@link #finishedSucceeded} and {@link #runScheduledAt}; a format-1 record decodes without them. */
+    /** 2 added {@link #finishedAs} and {@link #runScheduledAt}; a format-1 record decodes without them. */
     private static final long FORMAT = 2;
 
     final String type;
@@ -50,13 +50,14 @@ final class JobRecord {
     boolean due;
     /** The nonce of the add that created this incarnation, to recognize its own retried attempt. */
     String origin;
-    /** The lease of the finish that ended the last run, to recognize its own retried attempt. */
+    /** The lease of the last run that ended, to answer its processor's repeated calls alike. */
     String finishedLease;
     /**
-     * The outcome of that finish: only the same finish repeated is answered as that one (null in a
-     * record written before it was kept, which then recognizes any finish with the lease).
+     * How that run ended: a finish repeated is answered as the first only if it is the same
+     * finish, and a run stopped by a cancel keeps answering "cancelled" though the job went on.
+     * Null in a record written before it was kept (any finish with the lease was then a repeat).
      */
-    Boolean finishedSucceeded;
+    JobResult finishedAs;
     /**
      * When the current run was scheduled, once a retry has moved {@link #scheduledAt} to its own
      * due time; null while none has. A {@code SCHEDULED} repeat counts from it, and a resubmit's
@@ -104,7 +105,7 @@ final class JobRecord {
         items.add(origin);
         items.add(finishedLease);
         items.add(due);
-        items.add(finishedSucceeded);
+        items.add(finishedAs == null ? null : (long) finishedAs.ordinal());
         items.add(runScheduledAt);
         return Tuple.fromList(items);
     }
@@ -153,7 +154,7 @@ final class JobRecord {
         if (format == 1) {
             r.activity = t.getVersionstamp(24);
         } else {
-            r.finishedSucceeded = (Boolean) t.get(24);
+            r.finishedAs = t.get(24) == null ? null : JobResult.values()[(int) t.getLong(24)];
             r.runScheduledAt = (Long) t.get(25);
             r.activity = t.getVersionstamp(26);
         }

@@ -206,11 +206,15 @@ public abstract class JobEngineContract {
         assertEquals(6, outcomeRecords(), "none is older than the window yet");
 
         clock.advance(JobEngine.OUTCOME_RETENTION.minus(Duration.ofMinutes(5)));
-        long commits = engine.runner().committed();
-        new OutcomeRetention(engine, 2).runOnce();
+        AtomicInteger fullSteps = new AtomicInteger();
+        new OutcomeRetention(engine, 2).runOnce(() -> {
+            fullSteps.incrementAndGet(); // asked after each full step
+            return false;
+        });
         assertEquals(1, outcomeRecords(), "the accept's outcome is 10 minutes old");
-        // Five old outcomes in steps of 2, 2 and 1; a store that retries may commit more.
-        assertTrue(engine.runner().committed() - commits >= 3, "one transaction cleared them all");
+        // Five old outcomes in steps of 2, 2 and 1. A step retried after its commit was reported
+        // unknown, though it landed, clears the next two instead: then one full step is counted.
+        assertTrue(fullSteps.get() >= 1, "one transaction cleared them all");
 
         clock.advance(Duration.ofMinutes(5));
         new OutcomeRetention(engine).runOnce();
@@ -358,6 +362,30 @@ public abstract class JobEngineContract {
         assertEquals(HaltReason.CANCELLED, assertThrows(HaltException.class,
                 () -> finish(leased, true)).reason(), "later calls keep hearing why");
         assertEquals(1, engine.type("email").orElseThrow().counts().cancelled());
+    }
+
+    /** The latest word wins: an add after a cancel still stops the run, and the job runs again. */
+    @Test
+    void anAddAfterACancelOfARunningJobStopsTheRunButNotTheJob() {
+        add("email", "a");
+        LeasedJob leased = acceptOne("email");
+        engine.cancel("email", "a");
+        assertTrue(engine.put("email", "a", JobChanges.NONE).job().resubmit());
+        assertEquals(HaltReason.CANCELLED, assertThrows(HaltException.class,
+                () -> engine.heartbeat("email", "a", leased.lease(), Change.keep())).reason());
+        Job job = engine.get("email", "a").orElseThrow();
+        assertEquals(JobState.PENDING, job.state());
+        assertFalse(job.resubmit());
+        LeasedJob again = acceptOne("email");
+        assertNotEquals(leased.lease(), again.lease());
+        assertEquals(0, engine.type("email").orElseThrow().counts().cancelled());
+
+        // A cancel after the resubmit: cancelled after all, though a cancel was already asked for.
+        engine.cancel("email", "a");
+        engine.resubmit("email", "a", null, null);
+        engine.cancel("email", "a");
+        assertEquals(HaltReason.CANCELLED, assertThrows(HaltException.class, () -> finish(again, true)).reason());
+        assertEquals(JobResult.CANCELLED, engine.get("email", "a").orElseThrow().result());
     }
 
     @Test

@@ -26,24 +26,27 @@ class JobRecordTest {
         assertEquals("{\"a\":1}", r.data);
         assertEquals(14L, r.finishedAt);
         assertEquals("lease-1", r.finishedLease);
-        assertNull(r.finishedSucceeded, "format 1 did not know the outcome");
+        assertNull(r.finishedAs, "format 1 did not know the outcome");
+        assertNull(r.runScheduledAt);
         assertNull(r.activity);
     }
 
     @Test
-    void aRecordReadsBackWithItsFinishOutcome() {
+    void aRecordReadsBackWithWhatFormatTwoAdded() {
         JobRecord r = new JobRecord("email", "a");
         r.state = JobState.FINISHED;
         r.result = JobResult.FAILED;
         r.priority = Priority.HIGH;
         r.scheduledAt = 5;
         r.finishedLease = "lease-2";
-        r.finishedSucceeded = false;
+        r.finishedAs = JobResult.FAILED;
+        r.runScheduledAt = 3L;
         r.lastError = "boom";
 
         JobRecord back = JobRecord.decode("email", "a", r.encode());
 
-        assertEquals(Boolean.FALSE, back.finishedSucceeded);
+        assertEquals(JobResult.FAILED, back.finishedAs);
+        assertEquals(3L, back.runScheduledAt);
         assertEquals("lease-2", back.finishedLease);
         assertEquals("boom", back.lastError);
         assertEquals(Priority.HIGH, back.priority);
