@@ -46,7 +46,7 @@ public class RepeatResource {
     public RepeatPreviewDto preview(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         JsonBody request = bodies.read(contentType, body)
                 .allow("repeat", "scheduledAt", "startedAt", "finishedAt", "count");
-        Repeat repeat = Repeat.parse(request.requiredString("repeat"));
+        Repeat repeat = Repeat.parse(request.requiredString("repeat")).requireProgress();
         Instant now = clock.instant();
         var next = RepeatPreview.upcoming(repeat, request.time("scheduledAt").orElse(now),
                 request.time("startedAt").orElse(now), request.time("finishedAt").orElse(now),

@@ -708,7 +708,7 @@ public final class JobEngine {
             }
             TypeSettings.checkMaxAttempts(changes.maxAttempts().value());
         }
-        Change<String> repeat = changes.repeat().map(text -> Repeat.parse(text).normalized());
+        Change<String> repeat = changes.repeat().map(text -> Repeat.parse(text).requireProgress().normalized());
         Optional<Long> at = changes.scheduledAt().given() && changes.scheduledAt().value() != null
                 ? Optional.of(Times.micros(changes.scheduledAt().value()))
                 : Optional.empty();

@@ -100,6 +100,12 @@ public final class CronRepeat implements Repeat {
         return next.get().toInstant();
     }
 
+    /** The first match after the base: always later. */
+    @Override
+    public Repeat requireProgress() {
+        return this;
+    }
+
     @Override
     public String normalized() {
         return "CRON " + expression;

@@ -1,6 +1,10 @@
 package io.jobfoundry.repeat;
 
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,6 +24,9 @@ import java.util.Objects;
  * @param modifiers at least one
  */
 public record ModifierRepeat(Base base, List<Modifier> modifiers) implements Repeat {
+
+    /** Base times {@link #requireProgress()} tries. */
+    private static final List<Instant> PROGRESS_SAMPLES = progressSamples();
 
     public ModifierRepeat {
         Objects.requireNonNull(base, "base");
@@ -50,6 +57,39 @@ public record ModifierRepeat(Base base, List<Modifier> modifiers) implements Rep
             }
         }
         return Instant.ofEpochMilli(millis);
+    }
+
+    /**
+     * Tried from base times where modifiers change their effect: every few hours of each weekday,
+     * the last millisecond of a day, and month ends (a leap day too). An offset backwards, a
+     * {@code START OF} or {@code WEEKDAY} without an offset that carries past it, all show there.
+     */
+    @Override
+    public Repeat requireProgress() {
+        for (Instant from : PROGRESS_SAMPLES) {
+            Instant next = next(from, from, from);
+            if (!next.isAfter(from)) {
+                throw new RepeatStallException(normalized(), from, next);
+            }
+        }
+        return this;
+    }
+
+    private static List<Instant> progressSamples() {
+        List<Instant> samples = new ArrayList<>();
+        LocalDate monday = LocalDate.of(2026, 1, 5);
+        for (int day = 0; day < 7; day++) {
+            for (LocalTime time : List.of(LocalTime.MIDNIGHT, LocalTime.of(6, 0), LocalTime.NOON,
+                    LocalTime.of(18, 30), LocalTime.of(23, 59, 59, 999_000_000))) {
+                samples.add(monday.plusDays(day).atTime(time).toInstant(ZoneOffset.UTC));
+            }
+        }
+        for (String monthEnd : List.of("2026-01-31", "2026-02-28", "2028-02-29", "2026-04-30", "2026-12-31")) {
+            LocalDate date = LocalDate.parse(monthEnd);
+            samples.add(date.atStartOfDay().toInstant(ZoneOffset.UTC));
+            samples.add(date.atTime(LocalTime.NOON).toInstant(ZoneOffset.UTC));
+        }
+        return List.copyOf(samples);
     }
 
     @Override

@@ -42,7 +42,8 @@ import java.util.Objects;
  * {@code START OF WEEK}, empty parts (trailing or double commas), empty input, input longer than
  * 1024 characters or with non-ASCII characters, numbers written other than as above (no
  * exponents, NaN or Infinity), numbers beyond SQLite's limit for their unit, and — when
- * evaluated — times outside the years 0000 to 9999.
+ * evaluated — times outside the years 0000 to 9999. A new job's repeat, and a preview's, must also
+ * always move forward ({@link #requireProgress()}).
  *
  * <p>Values are immutable and thread-safe; {@code parse(r.normalized()).equals(r)}.
  */
@@ -64,6 +65,15 @@ public sealed interface Repeat permits ModifierRepeat, CronRepeat {
      * @throws RepeatRangeException if the computation leaves the years 0000 to 9999
      */
     Instant next(Instant scheduled, Instant started, Instant finished);
+
+    /**
+     * This repeat, if it always moves forward: from any base time, its next time is after it.
+     * Checked where a new repeat comes in (a job's, a preview's), not on one already stored, which
+     * must keep working. A cron expression always moves forward.
+     *
+     * @throws RepeatStallException if, from some base time, the next time is not after it
+     */
+    Repeat requireProgress();
 
     /**
      * The canonical text: upper case, single spaces, {@code ", "} between parts, canned names

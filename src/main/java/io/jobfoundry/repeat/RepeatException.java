@@ -3,14 +3,15 @@ package io.jobfoundry.repeat;
 import io.jobfoundry.JobfoundryException;
 
 /**
- * A repeat expression that cannot be used: either it does not parse ({@link RepeatSyntaxException})
- * or it computes a time outside the range SQLite can represent ({@link RepeatRangeException}).
+ * A repeat expression that cannot be used: it does not parse ({@link RepeatSyntaxException}), it
+ * computes a time outside the range SQLite can represent ({@link RepeatRangeException}), or it
+ * does not always move forward ({@link RepeatStallException}).
  *
  * <p>Both are the client's doing, so the API layer answers them with {@code 400}; {@link #detail()}
  * is the text for the problem document.
  */
 public abstract sealed class RepeatException extends JobfoundryException
-        permits RepeatSyntaxException, RepeatRangeException {
+        permits RepeatSyntaxException, RepeatRangeException, RepeatStallException {
 
     RepeatException(String message) {
         super(message);

@@ -119,6 +119,10 @@ class MalformedRequestsTest {
         c.add(new Case("repeat nonsense", "PUT", job, JSON, "{\"repeat\":\"every day\"}", 400, "repeat"));
         c.add(new Case("repeat a number", "PUT", job, JSON, "{\"repeat\":5}", 400, "repeat"));
         c.add(new Case("repeat empty", "PUT", job, JSON, "{\"repeat\":\"\"}", 400, "repeat"));
+        c.add(new Case("repeat going back in time", "PUT", job, JSON, "{\"repeat\":\"FINISHED, -1 HOUR\"}", 400,
+                "repeat"));
+        c.add(new Case("repeat that stalls after noon", "PUT", job, JSON,
+                "{\"repeat\":\"FINISHED, START OF DAY, +12 HOURS\"}", 400, "repeat"));
         c.add(new Case("maxAttempts 0", "PUT", job, JSON, "{\"maxAttempts\":0}", 400, "maxAttempts"));
         c.add(new Case("maxAttempts 1.5", "PUT", job, JSON, "{\"maxAttempts\":1.5}", 400, "maxAttempts"));
         c.add(new Case("maxAttempts text", "PUT", job, JSON, "{\"maxAttempts\":\"3\"}", 400, "maxAttempts"));
@@ -225,6 +229,8 @@ class MalformedRequestsTest {
         c.add(new Case("type unknown member", "PUT", "/v1/types/" + T + "x", JSON, "{\"timeout\":5}", 400,
                 "timeout"));
         c.add(new Case("preview without repeat", "POST", "/v1/repeat/preview", JSON, "{}", 400, "repeat"));
+        c.add(new Case("preview of a repeat that stalls", "POST", "/v1/repeat/preview", JSON,
+                "{\"repeat\":\"SCHEDULED, START OF DAY\"}", 400, "repeat"));
         c.add(new Case("preview repeat null", "POST", "/v1/repeat/preview", JSON, "{\"repeat\":null}", 400,
                 "repeat"));
         c.add(new Case("preview count 0", "POST", "/v1/repeat/preview", JSON, "{\"repeat\":\"hourly\",\"count\":0}",

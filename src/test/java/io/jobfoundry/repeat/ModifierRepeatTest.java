@@ -1,6 +1,7 @@
 package io.jobfoundry.repeat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,6 +29,26 @@ class ModifierRepeatTest {
         assertEquals(Instant.parse("2026-11-22T04:00:00Z"), next("FINISHED, +1 DAY, START OF DAY, +4 HOURS"));
         // 2026-11-21 is a Saturday.
         assertEquals(Instant.parse("2026-11-23T06:00:00Z"), next("FINISHED, +1 DAY, WEEKDAY 1, START OF DAY, +6 HOURS"));
+    }
+
+    /** A series that does not always move forward would run its job back to back for good. */
+    @Test
+    void aRepeatThatDoesNotAlwaysMoveForwardIsRefusedWithWhereItStalls() {
+        for (String stalls : List.of("SCHEDULED, -1 SECOND", "SCHEDULED, +0 SECONDS", "FINISHED, -1 HOUR",
+                "SCHEDULED, START OF DAY", "FINISHED, START OF DAY, +12 HOURS", "FINISHED, START OF MONTH, +14 DAYS",
+                "FINISHED, WEEKDAY 1, START OF DAY, +6 HOURS", "STARTED, +1 SECOND, START OF DAY")) {
+            Repeat repeat = Repeat.parse(stalls);
+            RepeatStallException refused = assertThrows(RepeatStallException.class, repeat::requireProgress, stalls);
+            assertFalse(refused.next().isAfter(refused.from()), stalls);
+            assertEquals(refused.next(), repeat.next(refused.from(), refused.from(), refused.from()), stalls);
+            assertTrue(refused.detail().contains("does not move forward"), refused.detail());
+        }
+        for (String moves : List.of("FINISHED, +1 HOUR", "SCHEDULED, +1 HOUR", "DAILY", "WEEKLY",
+                "FINISHED, +1 DAY, START OF DAY, +4 HOURS", "FINISHED, +1 DAY, WEEKDAY 1, START OF DAY, +6 HOURS",
+                "SCHEDULED, +1 MONTH, START OF MONTH", "SCHEDULED, +1 SECOND", "CRON */15 * * * *")) {
+            Repeat repeat = Repeat.parse(moves);
+            assertEquals(repeat, repeat.requireProgress(), moves);
+        }
     }
 
     @Test
