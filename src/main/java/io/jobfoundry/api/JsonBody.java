@@ -1,7 +1,13 @@
 package io.jobfoundry.api;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
@@ -9,6 +15,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jobfoundry.jobs.Change;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +31,8 @@ import java.util.TreeSet;
  * is told apart from an explicit {@code null} ({@code Change.to(null)}). Every getter checks the
  * member's JSON type and answers {@link InvalidInputException} naming the member; unknown members
  * are refused by {@link #allow}. Strict JSON: no duplicate members, comments or trailing tokens.
+ * Every number must be one Java's {@link BigDecimal} can hold: {@code 1e2147483648} is a 400, not a
+ * 500.
  */
 final class JsonBody {
 
@@ -38,14 +47,20 @@ final class JsonBody {
 
     private final ObjectNode object;
     private final String prefix;
+    /** The request body as sent (null for an empty one): {@link #jsonObject} copies numbers from it as written. */
+    private final byte[] source;
+    /** The members leading from the body to this object: none for the body itself. */
+    private final List<String> path;
 
-    private JsonBody(ObjectNode object, String prefix) {
+    private JsonBody(ObjectNode object, String prefix, byte[] source, List<String> path) {
         this.object = object;
         this.prefix = prefix;
+        this.source = source;
+        this.path = path;
     }
 
     static JsonBody empty() {
-        return new JsonBody(MAPPER.createObjectNode(), "");
+        return new JsonBody(MAPPER.createObjectNode(), "", null, List.of());
     }
 
     /** The body, which must be a JSON object; an empty body is an empty object. */
@@ -54,8 +69,17 @@ final class JsonBody {
             return empty();
         }
         JsonNode node;
-        try {
-            node = MAPPER.readTree(bytes);
+        try (JsonParser parser = MAPPER.createParser(bytes)) {
+            try {
+                node = MAPPER.readTree(parser);
+            } catch (NumberFormatException e) {
+                // Jackson lets BigDecimal's refusal of an exponent beyond its 32-bit scale escape
+                // unwrapped; the parser still knows where it stood.
+                throw numberOutOfRange(parser);
+            }
+        } catch (StreamConstraintsException e) {
+            throw new InvalidInputException(null, "the body exceeds a limit of the JSON reader: "
+                    + e.getOriginalMessage() + location(e));
         } catch (JsonProcessingException e) {
             throw new InvalidInputException(null, "the body is not valid JSON: " + e.getOriginalMessage()
                     + location(e));
@@ -68,7 +92,21 @@ final class JsonBody {
         if (!node.isObject()) {
             throw new InvalidInputException(null, "the body must be a JSON object, not " + kind(node));
         }
-        return new JsonBody((ObjectNode) node, "");
+        return new JsonBody((ObjectNode) node, "", bytes, List.of());
+    }
+
+    /** A number BigDecimal cannot hold, named by where it stands: its member, its JSON pointer, its line. */
+    private static InvalidInputException numberOutOfRange(JsonParser parser) {
+        JsonStreamContext context = parser.getParsingContext();
+        String pointer = context.pathAsPointer().toString();
+        while (context.getParent() != null && context.getParent().getParent() != null) {
+            context = context.getParent();
+        }
+        String member = context.inObject() ? context.getCurrentName() : null;
+        JsonLocation at = parser.currentTokenLocation();
+        return new InvalidInputException(member, "the number at " + Problems.printable(pointer) + " (line "
+                + at.getLineNr() + ", column " + at.getColumnNr() + ") is out of range: its exponent must lie within"
+                + " ±2147483647, also when reduced by the number of digits after its decimal point");
     }
 
     private static String location(JsonProcessingException e) {
@@ -206,7 +244,11 @@ final class JsonBody {
         return node == null || node.isNull() ? Optional.empty() : time(name);
     }
 
-    /** A member that must be a JSON object or {@code null}, as compact JSON text. */
+    /**
+     * A member that must be a JSON object or {@code null}, as compact JSON text whose numbers are
+     * spelled as the client wrote them ({@code -0}, {@code 1.50}, {@code 1e400}): data goes back to
+     * its worker exactly, and a worker echoing it can always send it again.
+     */
     Change<String> jsonObject(String name) {
         JsonNode node = object.get(name);
         if (node == null) {
@@ -218,17 +260,58 @@ final class JsonBody {
         if (!node.isObject()) {
             throw wrongType(name, "a JSON object or null", node);
         }
-        String text;
-        try {
-            text = MAPPER.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new InvalidInputException(field(name), field(name) + " cannot be stored as JSON text");
-        }
+        String text = asWritten(name);
         if (hasLoneSurrogate(text)) {
             throw new InvalidInputException(field(name), field(name)
                     + " holds a string with an unpaired surrogate escape (\\uD800-\\uDFFF): not valid Unicode");
         }
         return Change.to(text);
+    }
+
+    /**
+     * The value of member {@code name} of this object, copied from the body as sent: compact, with
+     * each number's text as written (the tree holds BigDecimals, which lose {@code -0} and respell
+     * exponents). The body was parsed once already, so reading it again cannot fail.
+     */
+    private String asWritten(String name) {
+        StringWriter out = new StringWriter();
+        try (JsonParser parser = MAPPER.createParser(source); JsonGenerator generator = MAPPER.createGenerator(out)) {
+            parser.nextToken();
+            for (String member : path) {
+                seek(parser, member);
+            }
+            seek(parser, name);
+            int depth = 0;
+            do {
+                JsonToken token = parser.currentToken();
+                if (token.isNumeric()) {
+                    generator.writeNumber(parser.getText());
+                } else {
+                    generator.copyCurrentEvent(parser);
+                }
+                if (token.isStructStart()) {
+                    depth++;
+                } else if (token.isStructEnd()) {
+                    depth--;
+                }
+            } while (depth > 0 && parser.nextToken() != null);
+        } catch (IOException e) {
+            throw new IllegalStateException("a body that parsed once parses again", e);
+        }
+        return out.toString();
+    }
+
+    /** Moves the parser, standing on an object's start, onto the value of its member {@code name}. */
+    private static void seek(JsonParser parser, String name) throws IOException {
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            boolean found = name.equals(parser.currentName());
+            parser.nextToken();
+            if (found) {
+                return;
+            }
+            parser.skipChildren();
+        }
+        throw new IllegalStateException("member " + name + " is in the tree but not in the body");
     }
 
     /** An array of strings; {@code null} is refused. */
@@ -285,7 +368,9 @@ final class JsonBody {
         if (!node.isObject()) {
             throw wrongType(name, "a JSON object", node);
         }
-        return Optional.of(new JsonBody((ObjectNode) node, field(name) + "."));
+        List<String> inner = new ArrayList<>(path);
+        inner.add(name);
+        return Optional.of(new JsonBody((ObjectNode) node, field(name) + ".", source, List.copyOf(inner)));
     }
 
     /** Whether the number is a whole one, checked without expanding a huge exponent. */

@@ -32,10 +32,53 @@ class JsonBodyTest {
 
     @Test
     void dataIsStoredAsCompactJsonKeepingNumbersAsWritten() {
-        String text = parse("{\"data\": { \"a\" : [1, 2.50, 1e400, -0.0, 12345678901234567890123],\n \"é\":\"😀\"}}")
-                .jsonObject("data").value();
-        // Exact decimals: no rounding, no Infinity; only the sign of a zero is lost (BigDecimal has no -0).
-        assertEquals("{\"a\":[1,2.50,1E+400,0.0,12345678901234567890123],\"é\":\"😀\"}", text);
+        String text = parse("{\"data\": { \"a\" : [1, 2.50, 1e400, -0.0, -0, 1E+5, 12345678901234567890123],\n"
+                + " \"é\":\"😀\"}}").jsonObject("data").value();
+        // No rounding, no Infinity, no respelling: every number is the text the client sent.
+        assertEquals("{\"a\":[1,2.50,1e400,-0.0,-0,1E+5,12345678901234567890123],\"é\":\"😀\"}", text);
+    }
+
+    @Test
+    void dataAcceptedOnceIsAcceptedAgain() {
+        // The largest exponent a decimal holds; BigDecimal would print it back as 1.0E+2147483648, which it
+        // cannot read: a worker echoing its data would have been refused.
+        String data = parse("{\"data\":{\"a\":10e2147483647,\"b\":-1.5e-2147483646}}").jsonObject("data").value();
+        assertEquals("{\"a\":10e2147483647,\"b\":-1.5e-2147483646}", data);
+        assertEquals(data, parse("{\"data\":" + data + "}").jsonObject("data").value());
+    }
+
+    @Test
+    void dataInsideANestedObjectIsCopiedFromItsOwnPlace() {
+        JsonBody outer = parse("{\"data\":{\"x\":1},\"o\":{\"data\":{\"n\":2.0},\"p\":[1]}}");
+        assertEquals("{\"n\":2.0}", outer.object("o").orElseThrow().jsonObject("data").value());
+        assertEquals("{\"x\":1}", outer.jsonObject("data").value());
+    }
+
+    @Test
+    void aNumberBeyondWhatADecimalHoldsIsRefusedNamingItsMember() {
+        for (String number : List.of("1e2147483648", "1e-2147483649", "1e999999999999999999999999999999",
+                "123456789e-9999999999999", "1e-2147483648", "1.5e-2147483647", "0e2147483648")) {
+            InvalidInputException e = assertThrows(InvalidInputException.class,
+                    () -> parse("{\"group\":\"g\",\n\"data\":{\"list\":[0, " + number + "]}}"), number);
+            assertEquals("data", e.field(), number);
+            assertEquals("the number at '/data/list/1' (line 2, column 20) is out of range: its exponent must lie "
+                    + "within ±2147483647, also when reduced by the number of digits after its decimal point",
+                    e.getMessage(), number);
+        }
+        assertEquals("maxAttempts", assertThrows(InvalidInputException.class,
+                () -> parse("{\"maxAttempts\":1e2147483648}")).field());
+    }
+
+    @Test
+    void theJsonReadersLimitsAreRefusalsSayingWhichLimit() {
+        InvalidInputException number = assertThrows(InvalidInputException.class,
+                () -> parse("{\"data\":{\"n\":" + "9".repeat(1001) + "}}"));
+        assertTrue(number.getMessage().startsWith("the body exceeds a limit of the JSON reader: Number value length"),
+                number.getMessage());
+        InvalidInputException name = assertThrows(InvalidInputException.class,
+                () -> parse("{\"data\":{\"" + "k".repeat(50_001) + "\":1}}"));
+        assertTrue(name.getMessage().startsWith("the body exceeds a limit of the JSON reader: Name length"),
+                name.getMessage());
     }
 
     @Test

@@ -78,6 +78,31 @@ class MalformedRequestsTest {
         c.add(new Case("NaN", "PUT", job, JSON, "{\"maxAttempts\":NaN}", 400, null));
         c.add(new Case("nesting beyond 1000", "PUT", job, JSON,
                 "{\"data\":" + "{\"a\":".repeat(1500) + "1" + "}".repeat(1501), 400, null));
+        c.add(new Case("a number of 1001 digits", "PUT", job, JSON, "{\"data\":{\"n\":" + "9".repeat(1001) + "}}",
+                400, null));
+        c.add(new Case("a member name of 50001 characters", "PUT", job, JSON,
+                "{\"data\":{\"" + "k".repeat(50_001) + "\":1}}", 400, null));
+        // Exponents beyond what a decimal holds, in every member that takes a number.
+        for (String number : List.of("1e2147483648", "1e-2147483649", "1e999999999999999999999999999999",
+                "123456789e-9999999999999")) {
+            c.add(new Case("data " + number, "PUT", job, JSON, "{\"data\":{\"a\":" + number + "}}", 400, "data"));
+            c.add(new Case("POST data " + number, "POST", jobs, JSON, "{\"data\":{\"a\":[" + number + "]}}", 400,
+                    "data"));
+            c.add(new Case("maxAttempts " + number, "PUT", job, JSON, "{\"maxAttempts\":" + number + "}", 400,
+                    "maxAttempts"));
+            c.add(new Case("scheduledAt " + number, "PATCH", job, JSON, "{\"scheduledAt\":" + number + "}", 400,
+                    "scheduledAt"));
+            c.add(new Case("heartbeat data " + number, "POST", jobs + "/r/heartbeat", JSON,
+                    "{\"lease\":\"x\",\"data\":{\"a\":" + number + "}}", 400, "data"));
+            c.add(new Case("activityTimeout " + number, "PUT", "/v1/types/" + T + "x", JSON,
+                    "{\"activityTimeout\":" + number + "}", 400, "activityTimeout"));
+            c.add(new Case("backoff.base " + number, "PUT", "/v1/types/" + T + "x", JSON,
+                    "{\"backoff\":{\"base\":" + number + "}}", 400, "backoff"));
+            c.add(new Case("accept wait " + number, "POST", "/v1/accept", JSON,
+                    "{\"types\":[\"x\"],\"wait\":" + number + "}", 400, "wait"));
+            c.add(new Case("preview count " + number, "POST", "/v1/repeat/preview", JSON,
+                    "{\"repeat\":\"hourly\",\"count\":" + number + "}", 400, "count"));
+        }
         // ---- job members
         c.add(new Case("data as an array", "PUT", job, JSON, "{\"data\":[1]}", 400, "data"));
         c.add(new Case("data as a string", "PUT", job, JSON, "{\"data\":\"{}\"}", 400, "data"));

@@ -67,6 +67,24 @@ class ProcessingResourceTest {
     }
 
     @Test
+    void aWorkerCanAlwaysSendBackTheDataItWasGiven() {
+        String type = Api.type("echo");
+        String data = "{\"big\":10e2147483647,\"zero\":-0,\"n\":1.50,\"tiny\":-2.5E-2147483646}";
+        Api.put(type, "e", "{\"data\":" + data + "}").statusCode(201);
+        Response accepted = json("{\"types\":[\"" + type + "\"]}").post("/v1/accept");
+        accepted.then().statusCode(200);
+        String lease = accepted.path("[0].lease");
+        // The data comes back spelled as it was sent, so echoing it is a request like the first.
+        String given = accepted.asString();
+        assertTrue(given.contains("\"data\":" + data + ","), given);
+        Api.heartbeat(type, "e", "{\"lease\":\"" + lease + "\",\"data\":" + data + "}").statusCode(200);
+        Response finished = json("{\"lease\":\"" + lease + "\",\"outcome\":\"succeeded\",\"data\":" + data + "}")
+                .post("/v1/jobs/{type}/{id}/finish", type, "e");
+        finished.then().statusCode(200).body("result", equalTo("succeeded"));
+        assertTrue(finished.asString().contains("\"data\":" + data + ","), finished.asString());
+    }
+
+    @Test
     void heartbeatRenewsAndReplacesDataThenFinishSucceeds() {
         String type = Api.type("heartbeat");
         Api.put(type, "h", "{\"data\":{\"step\":0}}").statusCode(201);
