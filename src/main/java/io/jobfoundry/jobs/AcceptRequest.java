@@ -22,7 +22,7 @@ public record AcceptRequest(List<String> types, int max, Instant maxScheduledAt,
         for (String pattern : types) {
             TypeNames.checkPattern(pattern);
         }
-        if (worker != null && worker.length() > 256) {
+        if (worker != null && !TypeNames.fitsLength(worker, 256)) {
             throw new InvalidJobRequestException("worker", "worker must be at most 256 characters");
         }
     }

@@ -20,18 +20,28 @@ public final class TypeNames {
         }
     }
 
+    /**
+     * Lengths count characters (code points), not UTF-16 units: 256 emoji are an id. Stored, such an
+     * id is at most 1 KiB of UTF-8, as is a group, so even the longest index key ({@link JobKeys},
+     * holding both) stays far below the stores' 10,000-byte key limit.
+     */
     public static void checkId(String id) {
-        if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH || id.indexOf('/') >= 0 || hasControl(id)) {
+        if (id == null || id.isEmpty() || !isText(id, MAX_ID_LENGTH) || id.indexOf('/') >= 0) {
             throw new InvalidJobRequestException("id",
                     "an id is 1-" + MAX_ID_LENGTH + " characters without '/' or control characters");
         }
     }
 
     public static void checkGroup(String group) {
-        if (group == null || group.length() > MAX_GROUP_LENGTH || hasControl(group)) {
+        if (group == null || !isText(group, MAX_GROUP_LENGTH)) {
             throw new InvalidJobRequestException("group",
                     "a group is at most " + MAX_GROUP_LENGTH + " characters without control characters");
         }
+    }
+
+    /** Whether {@code text} is at most {@code max} characters long (code points, not UTF-16 units). */
+    static boolean fitsLength(String text, int max) {
+        return text.codePointCount(0, text.length()) <= max;
     }
 
     static void checkPattern(String pattern) {
@@ -71,7 +81,18 @@ public final class TypeNames {
         return g == glob.length();
     }
 
-    private static boolean hasControl(String text) {
-        return text.chars().anyMatch(Character::isISOControl);
+    /**
+     * At most {@code max} characters, none a control and none half a surrogate pair: an unpaired
+     * surrogate is no character, and the tuple layer, which stores keys as UTF-8, refuses it.
+     */
+    private static boolean isText(String text, int max) {
+        int count = 0;
+        for (int i = 0; i < text.length(); i += Character.charCount(text.codePointAt(i))) {
+            int c = text.codePointAt(i);
+            if (Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE || ++count > max) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -265,4 +265,27 @@ class JobsResourceTest {
         String second = Api.acceptOne(type);
         assertNotNull(second);
     }
+
+    @Test
+    void namesAreMeasuredInCharactersNotUtf16Units() {
+        String type = Api.type("emoji");
+        // 256 characters outside the BMP: 512 UTF-16 units, 1 KiB of UTF-8 each, stored in the same keys.
+        String id = "😀".repeat(256);
+        String group = "𝄞".repeat(256);
+        String worker = "🛠️".repeat(128); // 2 code points each (U+1F6E0 U+FE0F)
+        Api.put(type, id, "{\"group\":\"" + group + "\"}").statusCode(201).body("id", equalTo(id))
+                .body("group", equalTo(group));
+        json("{\"types\":[\"" + type + "\"],\"worker\":\"" + worker + "\"}").post("/v1/accept").then()
+                .statusCode(200).body("[0].id", equalTo(id)).body("[0].worker", equalTo(worker));
+        Api.get(type, id).statusCode(200).body("state", equalTo("running")).body("group", equalTo(group));
+        given().queryParam("group", group).get("/v1/jobs/{type}", type).then().statusCode(200)
+                .body("jobs.id", equalTo(List.of(id)));
+
+        // One character more is one too many.
+        Api.put(type, id + "a", "{}").statusCode(400).contentType(PROBLEM).body("field", equalTo("id"));
+        Api.put(type, "g", "{\"group\":\"" + group + "a\"}").statusCode(400).body("field", equalTo("group"));
+        json("{\"types\":[\"" + type + "\"],\"worker\":\"" + worker + "a\"}").post("/v1/accept").then()
+                .statusCode(400).body("field", equalTo("worker"));
+        Api.get(type, "g").statusCode(404);
+    }
 }
