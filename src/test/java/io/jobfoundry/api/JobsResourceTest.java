@@ -288,4 +288,30 @@ class JobsResourceTest {
                 .statusCode(400).body("field", equalTo("worker"));
         Api.get(type, "g").statusCode(404);
     }
+
+    @Test
+    void aPathNameIsTheUtf8ItEncodesAndNothingElse() {
+        String type = Api.type("pathname");
+        String jobs = "/v1/jobs/" + type + "/";
+        // A byte that is not UTF-8 used to become U+FFFD, so %FF and %C3 named the same job.
+        json("{}").urlEncodingEnabled(false).put(jobs + "%FF").then().statusCode(400).contentType(PROBLEM)
+                .body("field", equalTo("id")).body("detail", containsString("UTF-8"));
+        given().urlEncodingEnabled(false).get(jobs + "%EF%BF%BD").then().statusCode(404);
+        // U+FFFD itself, validly encoded, is a character like any other.
+        json("{}").urlEncodingEnabled(false).put(jobs + "%EF%BF%BD").then().statusCode(201)
+                .body("id", equalTo("\uFFFD"));
+        json("{\"group\":\"other\"}").urlEncodingEnabled(false).put(jobs + "%C3").then().statusCode(400);
+        json("{\"group\":\"other\"}").urlEncodingEnabled(false).put(jobs + "%ED%A0%80").then().statusCode(400);
+        Api.get(type, "\uFFFD").statusCode(200).body("group", equalTo(""));
+
+        // A ';' must be encoded: unencoded, JAX-RS would drop it and what follows, and add the job "a".
+        json("{}").urlEncodingEnabled(false).put(jobs + "a;b").then().statusCode(400).contentType(PROBLEM)
+                .body("field", equalTo("id")).body("detail", containsString("%3B"));
+        json("{}").urlEncodingEnabled(false).post("/v1/jobs/" + type + ";x=1").then().statusCode(400)
+                .body("field", equalTo("type"));
+        Response encoded = json("{}").urlEncodingEnabled(false).put(jobs + "a%3Bb");
+        encoded.then().statusCode(201).body("id", equalTo("a;b"));
+        org.hamcrest.MatcherAssert.assertThat(encoded.header("Location"), endsWith(jobs + "a%3Bb"));
+        given().get("/v1/jobs/{type}", type).then().statusCode(200).body("jobs.id", equalTo(List.of("a;b", "\uFFFD")));
+    }
 }

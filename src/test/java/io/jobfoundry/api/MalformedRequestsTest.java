@@ -165,6 +165,28 @@ class MalformedRequestsTest {
         c.add(new Case("an id with a control", "PUT", jobs + "/a%01b", JSON, "{}", 400, "id"));
         c.add(new Case("an id with NUL", "GET", jobs + "/a%00b", null, null, 400, "id"));
         c.add(new Case("an id with an encoded slash", "GET", jobs + "/a%2Fb", null, null, 400, "id"));
+        // Percent-encoded bytes that are not UTF-8 would decode to U+FFFD: a different name than sent.
+        for (String bad : List.of("%FF", "a%C3", "%ED%A0%80", "%C0%AF")) {
+            c.add(new Case("an id of " + bad, "PUT", jobs + "/" + bad, JSON, "{}", 400, "id"));
+            c.add(new Case("GET an id of " + bad, "GET", jobs + "/" + bad, null, null, 400, "id"));
+            c.add(new Case("heartbeat an id of " + bad, "POST", jobs + "/" + bad + "/heartbeat", JSON,
+                    "{\"lease\":\"x\"}", 400, "id"));
+            // Not the id PUT above: were that job created, its stream would never end.
+            c.add(new Case("events of an id of " + bad, "GET", jobs + "/ev" + bad + "/events", null, null, 400,
+                    "id"));
+            c.add(new Case("DELETE an id of " + bad, "DELETE", jobs + "/" + bad, null, null, 400, "id"));
+            c.add(new Case("a type of " + bad, "PUT", "/v1/types/" + bad, JSON, "{}", 400, "type"));
+        }
+        // An unencoded ';' starts JAX-RS matrix parameters, which would be dropped from the name.
+        c.add(new Case("an id with a ';'", "PUT", job + ";x", JSON, "{\"group\":\"changed\"}", 400, "id"));
+        c.add(new Case("PATCH an id with a ';'", "PATCH", job + ";x=1", JSON, "{\"group\":\"changed\"}", 400,
+                "id"));
+        c.add(new Case("cancel an id with a ';'", "POST", job + ";/cancel", JSON, "{}", 400, "id"));
+        c.add(new Case("a type with a ';'", "POST", jobs + ";x=1", JSON, "{}", 400, "type"));
+        c.add(new Case("a type with a ';' in the types", "PUT", "/v1/types/" + T + ";a=b", JSON,
+                "{\"maxAttempts\":3}", 400, "type"));
+        c.add(new Case("a ';' after accept", "POST", "/v1/accept;x", JSON, "{\"types\":[\"" + T + "\"]}", 400,
+                null));
         c.add(new Case("a bad type in a listing", "GET", "/v1/jobs/b%20ad", null, null, 400, "type"));
         c.add(new Case("a bad type in the types", "PUT", "/v1/types/b%20ad", JSON, "{}", 400, "type"));
         c.add(new Case("a bad type in GET types", "GET", "/v1/types/b%20ad", null, null, 400, "type"));
@@ -309,6 +331,7 @@ class MalformedRequestsTest {
         Api.get(T, "j").statusCode(200).body("state", equalTo("pending")).body("data.keep", equalTo(true))
                 .body("scheduledAt", equalTo("2099-01-01T00:00:00Z")).body("group", equalTo(""));
         Api.get(T, "r").statusCode(200).body("state", equalTo("running"));
+        given().get("/v1/types/{type}", T).then().statusCode(200).body("maxAttempts", equalTo(25));
     }
 
     @Test
