@@ -202,8 +202,8 @@ final class JsonBody {
         return Optional.of(Duration.ofMillis(value.longValueExact()));
     }
 
-    /** Seconds as a number, fractions to the millisecond; within {@code 0..max}. */
-    Optional<Duration> seconds(String name, Duration max) {
+    /** Seconds as a number, fractions to the millisecond; within {@code least..max} (whole seconds both). */
+    Optional<Duration> seconds(String name, Duration least, Duration max) {
         JsonNode node = object.get(name);
         if (node == null) {
             return Optional.empty();
@@ -212,9 +212,10 @@ final class JsonBody {
             throw wrongType(name, "a number of seconds", node);
         }
         BigDecimal value = node.decimalValue();
-        if (value.signum() < 0 || value.compareTo(BigDecimal.valueOf(max.toSeconds())) > 0) {
-            throw new InvalidInputException(field(name), field(name) + " must be within 0.." + max.toSeconds()
-                    + " seconds (" + max.toDays() + " days)");
+        if (value.compareTo(BigDecimal.valueOf(least.toSeconds())) < 0
+                || value.compareTo(BigDecimal.valueOf(max.toSeconds())) > 0) {
+            throw new InvalidInputException(field(name), field(name) + " must be within " + least.toSeconds() + ".."
+                    + max.toSeconds() + " seconds (" + max.toDays() + " days)");
         }
         BigDecimal millis = value.movePointRight(3);
         if (millis.stripTrailingZeros().scale() > 0) {

@@ -24,9 +24,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 public class TypesResource {
 
-    /** The longest duration the engine takes (TypeSettings); it also checks the shortest. */
-    private static final Duration LONGEST = Duration.ofDays(365);
-
     private final JobEngine engine;
     private final RequestBodies bodies;
 
@@ -84,10 +81,12 @@ public class TypesResource {
             throw new InvalidInputException("priorityScheme", "priorityScheme is [high, low], e.g. [2, 1]");
         }
         JsonBody backoff = request.object("backoff").map(b -> b.allow("base", "max")).orElse(JsonBody.empty());
-        var activityTimeout = request.seconds("activityTimeout", LONGEST);
+        // The engine's own ranges, checked here too so that a refusal states the range it applies.
+        var activityTimeout = request.seconds("activityTimeout", TypeSettings.SHORTEST_ACTIVITY_TIMEOUT,
+                TypeSettings.LONGEST);
         var maxAttempts = request.integer("maxAttempts", 1, TypeSettings.MAX_ATTEMPTS_LIMIT);
-        var base = backoff.seconds("base", LONGEST);
-        var max = backoff.seconds("max", LONGEST);
+        var base = backoff.seconds("base", Duration.ZERO, TypeSettings.LONGEST);
+        var max = backoff.seconds("max", Duration.ZERO, TypeSettings.LONGEST);
         // Read and write in one transaction: concurrent partial PUTs cannot undo each other.
         return TypeDto.of(engine.configureType(type, current -> new TypeSettings(
                 activityTimeout.orElse(current.activityTimeout()),

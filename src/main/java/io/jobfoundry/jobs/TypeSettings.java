@@ -11,8 +11,11 @@ import java.time.Duration;
 public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun,
         Duration backoffBase, Duration backoffMax) {
 
-    /** Declared before DEFAULT: the constructor that builds DEFAULT reads it. */
-    private static final Duration LONGEST = Duration.ofDays(365);
+    /** The longest duration a setting takes. Declared before DEFAULT: the constructor building DEFAULT reads it. */
+    public static final Duration LONGEST = Duration.ofDays(365);
+
+    /** The shortest activity timeout; the backoff may be zero. Declared before DEFAULT, like LONGEST. */
+    public static final Duration SHORTEST_ACTIVITY_TIMEOUT = Duration.ofSeconds(1);
 
     public static final TypeSettings DEFAULT =
             new TypeSettings(Duration.ofSeconds(30), 25, 2, 1, Duration.ofSeconds(5), Duration.ofHours(1));
@@ -20,7 +23,7 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
     public static final int MAX_ATTEMPTS_LIMIT = 1000;
 
     public TypeSettings {
-        requireWithin("activityTimeout", activityTimeout, Duration.ofSeconds(1));
+        requireWithin("activityTimeout", activityTimeout, SHORTEST_ACTIVITY_TIMEOUT);
         requireWithin("backoff.base", backoffBase, Duration.ZERO);
         requireWithin("backoff.max", backoffMax, Duration.ZERO);
         if (backoffMax.compareTo(backoffBase) < 0) {

@@ -87,8 +87,8 @@ class JsonBodyTest {
         assertEquals(3, body.integer("n", 1, 10).orElseThrow());
         assertThrows(InvalidInputException.class, () -> body.integer("big", 1, 10));
         assertThrows(InvalidInputException.class, () -> body.integer("tiny", 0, 10));
-        assertThrows(InvalidInputException.class, () -> body.seconds("big", Duration.ofDays(1)));
-        assertThrows(InvalidInputException.class, () -> body.seconds("s", Duration.ofDays(1)));
+        assertThrows(InvalidInputException.class, () -> body.seconds("big", Duration.ZERO, Duration.ofDays(1)));
+        assertThrows(InvalidInputException.class, () -> body.seconds("s", Duration.ZERO, Duration.ofDays(1)));
         assertEquals(Duration.ofMillis(100), body.millis("w", Duration.ofSeconds(1)).orElseThrow());
         assertThrows(InvalidInputException.class, () -> body.millis("big", Duration.ofSeconds(1)));
     }
@@ -97,7 +97,7 @@ class JsonBodyTest {
     void nestedObjectsNameTheirMembersWithAPath() {
         JsonBody backoff = parse("{\"backoff\":{\"base\":\"x\"}}").object("backoff").orElseThrow();
         InvalidInputException e = assertThrows(InvalidInputException.class,
-                () -> backoff.seconds("base", Duration.ofDays(1)));
+                () -> backoff.seconds("base", Duration.ZERO, Duration.ofDays(1)));
         assertEquals("backoff.base", e.field());
         InvalidInputException unknown = assertThrows(InvalidInputException.class,
                 () -> parse("{\"backoff\":{\"min\":1}}").object("backoff").orElseThrow().allow("base", "max"));

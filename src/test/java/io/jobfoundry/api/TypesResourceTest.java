@@ -71,6 +71,22 @@ class TypesResourceTest {
     }
 
     @Test
+    void aDurationOutOfRangeIsRefusedWithTheRangeThatApplies() {
+        String type = Api.type("ranges");
+        // The activity timeout starts at 1 s: -1 and 0.5 are refused alike, naming that range.
+        for (String timeout : List.of("-1", "0", "0.5", "31536001")) {
+            json("{\"activityTimeout\":" + timeout + "}").put("/v1/types/{type}", type).then().statusCode(400)
+                    .body("field", equalTo("activityTimeout"))
+                    .body("detail", equalTo("activityTimeout must be within 1..31536000 seconds (365 days)"));
+        }
+        json("{\"backoff\":{\"base\":-1}}").put("/v1/types/{type}", type).then().statusCode(400)
+                .body("field", equalTo("backoff.base"))
+                .body("detail", equalTo("backoff.base must be within 0..31536000 seconds (365 days)"));
+        json("{\"activityTimeout\":1,\"backoff\":{\"base\":0,\"max\":0}}").put("/v1/types/{type}", type).then()
+                .statusCode(200).body("activityTimeout", equalTo(1)).body("backoff.base", equalTo(0));
+    }
+
+    @Test
     void listingShowsEveryTypeWithCounts() {
         String type = Api.type("listed");
         Api.put(type, "j", "{}").statusCode(201);
