@@ -254,7 +254,13 @@ public class JobsResource {
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         JsonBody request = bodies.read(contentType, body).allow("scheduledAt", "lease");
         Instant at = request.time("scheduledAt").orElse(null);
-        return JobDto.of(engine.resubmit(type, id, at, request.string("lease").orElse(null)));
+        String lease = request.string("lease").orElse(null);
+        // As for heartbeat and finish, an empty lease is a malformed request (400), not a lost lease (409).
+        if (lease != null && lease.isEmpty()) {
+            throw new InvalidInputException("lease",
+                    "lease, when given, is the lease accept handed out; it is not empty");
+        }
+        return JobDto.of(engine.resubmit(type, id, at, lease));
     }
 
     @Operation(operationId = "removeJob", summary = "Remove every trace of a job",

@@ -250,6 +250,13 @@ class MalformedRequestsTest {
         c.add(new Case("resubmit scheduledAt words", "POST", job + "/resubmit", JSON,
                 "{\"scheduledAt\":\"later\"}", 400, "scheduledAt"));
         c.add(new Case("resubmit lease null", "POST", job + "/resubmit", JSON, "{\"lease\":null}", 400, "lease"));
+        // An empty lease is malformed wherever a lease goes, not a lease that was lost (409).
+        c.add(new Case("heartbeat lease empty", "POST", running + "/heartbeat", JSON, "{\"lease\":\"\"}", 400,
+                "lease"));
+        c.add(new Case("finish lease empty", "POST", running + "/finish", JSON,
+                "{\"lease\":\"\",\"outcome\":\"failed\"}", 400, "lease"));
+        c.add(new Case("resubmit lease empty", "POST", running + "/resubmit", JSON, "{\"lease\":\"\"}", 400,
+                "lease"));
         c.add(new Case("cancel with a member", "POST", job + "/cancel", JSON, "{\"why\":\"x\"}", 400, "why"));
         // ---- types and preview
         c.add(new Case("activityTimeout text", "PUT", "/v1/types/" + T + "x", JSON, "{\"activityTimeout\":\"30\"}",
