@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.emptyOrNullString;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -366,6 +367,24 @@ class MalformedRequestsTest {
     void anUnacceptableAcceptHeaderIs406() {
         given().accept("text/html").get("/v1/types").then().statusCode(406)
                 .contentType(startsWith("application/problem+json"));
+    }
+
+    @Test
+    void aRequestWithoutAValidHostIsRefusedWithAProblemDocument() throws Exception {
+        for (String host : List.of("", "Host: a b\r\n", "Host: x/y\r\n")) {
+            String answer = raw("GET /v1/jobs/" + T + "/j HTTP/1.1\r\n" + host + "Connection: close\r\n\r\n");
+            assertEquals("HTTP/1.1 400", answer.substring(0, 12), host + " answered " + answer);
+            String lower = answer.toLowerCase(java.util.Locale.ROOT);
+            assertTrue(lower.contains("\r\ncontent-type: application/problem+json"), answer);
+            assertTrue(answer.contains("\"status\":400") && answer.contains("'Host' header is required"), answer);
+        }
+    }
+
+    private static String raw(String request) throws Exception {
+        try (Socket socket = new Socket("localhost", io.restassured.RestAssured.port)) {
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     @Test
