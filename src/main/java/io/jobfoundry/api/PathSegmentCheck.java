@@ -38,7 +38,7 @@ public class PathSegmentCheck {
                 throw new InvalidInputException(parameterOf(segment.substring(0, semicolon), uri),
                         "a ';' in a type or id must be percent-encoded as %3B; this API takes no matrix parameters");
             }
-            if (decode(segment, CodingErrorAction.REPORT) == null) {
+            if (!plainAscii(segment) && decode(segment, CodingErrorAction.REPORT) == null) {
                 String name = parameterOf(segment, uri);
                 throw new InvalidInputException(name, (name == null ? "the path segment " : "the " + name + " ")
                         + Problems.printable(segment) + " is not UTF-8 once percent-decoded: percent-encode the UTF-8 "
@@ -46,6 +46,17 @@ public class PathSegmentCheck {
             }
             start = end + 1;
         }
+    }
+
+    /** Every request passes here: the common segment, ASCII without escapes, needs no decoding. */
+    private static boolean plainAscii(String segment) {
+        for (int i = 0; i < segment.length(); i++) {
+            char c = segment.charAt(i);
+            if (c == '%' || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
