@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs;
 
 import io.jobfoundry.Futures;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +9,9 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -20,7 +24,8 @@ import org.jboss.logging.Logger;
  * transaction arms a watch; when it fires — a job became ready here or on another replica — the
  * next round runs. No thread waits in between. A job added on this replica while a processor waits
  * does not need the watch: the adding transaction claims the oldest waiter and serves it itself
- * ({@link #claim()}, {@link JobWaits#createAsync}).
+ * ({@link #claim()}, {@link JobWaits#createAsync}). A watch that fails instead of firing also leads
+ * to a round, after a {@link WatchBackoff} wait on {@code timer}.
  */
 final class AcceptDispatcher {
 
@@ -64,6 +69,8 @@ final class AcceptDispatcher {
 
     private final JobEngine engine;
     private final Executor executor;
+    private final ScheduledExecutorService timer;
+    private final WatchBackoff backoff = new WatchBackoff();
     private final List<String> types;
     private final Instant maxScheduledAt;
     /** Told when the last waiter has left, so that its owner can let go of it. */
@@ -72,11 +79,14 @@ final class AcceptDispatcher {
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicReference<List<CompletableFuture<Void>>> armed = new AtomicReference<>(List.of());
     private volatile boolean signalled;
+    /** The round set to run after a watch failed; null when none is pending. Guarded by this. */
+    private ScheduledFuture<?> retry;
 
-    AcceptDispatcher(JobEngine engine, Executor executor, List<String> types, Instant maxScheduledAt,
-            Consumer<AcceptDispatcher> whenIdle) {
+    AcceptDispatcher(JobEngine engine, Executor executor, ScheduledExecutorService timer, List<String> types,
+            Instant maxScheduledAt, Consumer<AcceptDispatcher> whenIdle) {
         this.engine = engine;
         this.executor = executor;
+        this.timer = timer;
         this.types = types;
         this.maxScheduledAt = maxScheduledAt;
         this.whenIdle = whenIdle;
@@ -233,10 +243,43 @@ final class AcceptDispatcher {
         }
         for (CompletableFuture<Void> watch : wake) {
             watch.whenComplete((ignored, failure) -> {
-                if (failure == null || !(failure instanceof CancellationException)) {
+                if (failure == null) {
+                    backoff.fired();
                     signal();
+                } else if (!(Futures.cause(failure) instanceof CancellationException)) {
+                    retryLater(Futures.cause(failure));
                 }
             });
+        }
+    }
+
+    /**
+     * A watch failed, so a job may have become ready unseen: a round must run, but not at once. A
+     * watch that fails as soon as it is armed (FoundationDB's too_many_watches, say) would make
+     * every round arm another and lose it at once, a loop of back-to-back transactions. One retry
+     * pending is enough however many watches failed.
+     */
+    private synchronized void retryLater(Throwable why) {
+        if (retry != null) {
+            return;
+        }
+        Duration wait = backoff.failed();
+        LOG.debugf(why, "watch for accepts of %s failed; next round in %s", types, wait);
+        retry = timer.schedule(this::retryNow, wait.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void retryNow() {
+        // Cleared before the round: a watch of that round may fail before this task is over.
+        synchronized (this) {
+            retry = null;
+        }
+        signal();
+    }
+
+    private synchronized void cancelRetry() {
+        if (retry != null) {
+            retry.cancel(false);
+            retry = null;
         }
     }
 
@@ -254,6 +297,7 @@ final class AcceptDispatcher {
 
     /** Lets go of the watch; a waiter queued afterwards arms a new one with its first round. */
     void retire() {
+        cancelRetry();
         rearm(List.of());
     }
 }

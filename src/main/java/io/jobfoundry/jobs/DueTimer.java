@@ -1,7 +1,7 @@
 package io.jobfoundry.jobs;
 
+import io.jobfoundry.Futures;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,10 +15,12 @@ import org.jboss.logging.Logger;
  * run it sleeps until the earliest scheduled time it saw, and a watch on the store's
  * scheduled-jobs counter wakes it early when any replica schedules a job — so a job scheduled for
  * later reaches a waiting worker within milliseconds of its time. {@code maxSleep} bounds the
- * sleep as a safety net (a watch lost to a store error, a clock that jumped).
+ * sleep as a safety net (a watch that could not be armed, a clock that jumped). A watch that
+ * fails instead of firing wakes it too, after a {@link WatchBackoff} wait: one that fails as soon
+ * as it is armed would otherwise make it run the waker back to back.
  *
- * <p>Runs on one thread of {@code executor}, never concurrently with itself. The executor's
- * delays are real time; the instants it aims at come from the engine's clock.
+ * <p>Runs on one thread of {@code executor}, never concurrently with itself. Its delays are the
+ * executor's (real time); the instants it aims at come from the engine's clock.
  */
 public final class DueTimer implements AutoCloseable {
 
@@ -31,8 +33,8 @@ public final class DueTimer implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final Duration maxSleep;
     private final Consumer<DueWaker.Result> onRun;
+    private final WatchBackoff backoff = new WatchBackoff();
     private ScheduledFuture<?> next;
-    private Instant nextAt;
     private CompletableFuture<Void> watch = CompletableFuture.completedFuture(null);
     private boolean closed;
 
@@ -56,7 +58,6 @@ public final class DueTimer implements AutoCloseable {
                 return;
             }
             next = null;
-            nextAt = null;
         }
         Duration sleep = maxSleep;
         try {
@@ -81,27 +82,32 @@ public final class DueTimer implements AutoCloseable {
             watch = armed;
         }
         armed.whenComplete((ignored, failure) -> {
-            if (!(failure instanceof CancellationException)) {
+            if (failure == null) {
                 synchronized (this) {
+                    backoff.fired();
                     schedule(COALESCE);
+                }
+            } else if (!(Futures.cause(failure) instanceof CancellationException)) {
+                synchronized (this) {
+                    Duration wait = backoff.failed();
+                    LOG.debugf(failure, "due timer: the watch on scheduled jobs failed; next run in %s", wait);
+                    schedule(wait);
                 }
             }
         });
     }
 
-    /** Runs after {@code delay}, unless a run is already due sooner. */
+    /** Runs after {@code delay}, unless a run is already due sooner (by the executor's own clock). */
     private void schedule(Duration delay) {
         if (closed) {
             return;
         }
-        Instant at = Instant.now().plus(delay);
-        if (next != null && !next.isDone() && !nextAt.isAfter(at)) {
+        if (next != null && !next.isDone() && next.getDelay(TimeUnit.NANOSECONDS) <= delay.toNanos()) {
             return;
         }
         if (next != null) {
             next.cancel(false);
         }
-        nextAt = at;
         next = executor.schedule(this::run, delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 

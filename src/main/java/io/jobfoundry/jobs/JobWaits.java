@@ -1,11 +1,13 @@
 package io.jobfoundry.jobs;
 
+import io.jobfoundry.Futures;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,7 +19,8 @@ import java.util.function.Consumer;
 /**
  * Waiting without polling and without a thread per waiter: blocking accepts, {@code waitFor} and
  * subscriptions all rest on store watches (on FoundationDB they see other replicas' commits too).
- * Work runs on {@code executor}; timeouts on {@code timer}, in real time.
+ * Work runs on {@code executor}; timeouts, and the {@link WatchBackoff} after a watch failed, on
+ * {@code timer}, in real time.
  */
 public final class JobWaits implements AutoCloseable {
 
@@ -53,7 +56,7 @@ public final class JobWaits implements AutoCloseable {
             AcceptDispatcher dispatcher = dispatchers.compute(new DispatchKey(request.types(), request.maxScheduledAt()),
                     (key, live) -> {
                         AcceptDispatcher serving = live != null ? live : new AcceptDispatcher(engine, executor,
-                                key.types(), key.maxScheduledAt(), idle -> letGo(key, idle));
+                                timer, key.types(), key.maxScheduledAt(), idle -> letGo(key, idle));
                         queued.add(serving.enqueue(request));
                         return serving;
                     });
@@ -131,11 +134,13 @@ public final class JobWaits implements AutoCloseable {
             }
         }), timeout.toNanos(), TimeUnit.NANOSECONDS);
         result.whenComplete((job, failure) -> deadline.cancel(false));
-        executor.execute(() -> watchUntil(type, id, state, result));
+        WatchBackoff backoff = new WatchBackoff();
+        executor.execute(() -> watchUntil(type, id, state, result, backoff));
         return result;
     }
 
-    private void watchUntil(String type, String id, JobState state, CompletableFuture<Job> result) {
+    private void watchUntil(String type, String id, JobState state, CompletableFuture<Job> result,
+            WatchBackoff backoff) {
         if (result.isDone()) {
             return;
         }
@@ -149,11 +154,28 @@ public final class JobWaits implements AutoCloseable {
                 result.complete(seen.job());
             } else {
                 result.whenComplete((job, failure) -> seen.change().cancel(false));
-                seen.change().thenRunAsync(() -> watchUntil(type, id, state, result), executor);
+                afterChange(seen.change(), backoff, () -> watchUntil(type, id, state, result, backoff));
             }
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
         }
+    }
+
+    /**
+     * Runs {@code next} on the executor once {@code change} fires; if the watch failed instead, after
+     * a {@link WatchBackoff} wait. A failed watch may have missed the change, so {@code next} must
+     * look again; but a watch that fails as soon as it is armed must not make it observe in a loop.
+     * Nothing runs after a cancel: whoever cancelled is done waiting.
+     */
+    private void afterChange(CompletableFuture<Void> change, WatchBackoff backoff, Runnable next) {
+        change.whenComplete((ignored, failure) -> {
+            if (failure == null) {
+                backoff.fired();
+                executor.execute(next);
+            } else if (!(Futures.cause(failure) instanceof CancellationException)) {
+                timer.schedule(() -> executor.execute(next), backoff.failed().toNanos(), TimeUnit.NANOSECONDS);
+            }
+        });
     }
 
     /**
@@ -184,6 +206,7 @@ public final class JobWaits implements AutoCloseable {
         private final String id;
         private final Consumer<JobEvent> listener;
         private final CompletableFuture<Void> ended = new CompletableFuture<>();
+        private final WatchBackoff backoff = new WatchBackoff();
         private volatile CompletableFuture<Void> change;
         private long revision = -1;
 
@@ -209,9 +232,10 @@ public final class JobWaits implements AutoCloseable {
                 listener.accept(JobEvent.state(seen.job()));
             }
             change = seen.change();
-            change.thenRunAsync(this::next, executor);
+            afterChange(change, backoff, this::next);
         }
 
+        /** Looks again after a change, or after a failed watch; if looking fails too, the subscription ends. */
         private void next() {
             if (ended.isDone()) {
                 return;

@@ -52,7 +52,7 @@ class AcceptDispatcherTest {
         store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")).withDurability(Durability.OS));
         engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(), EngineOptions.DEFAULT);
         pool = Executors.newScheduledThreadPool(2);
-        dispatcher = new AcceptDispatcher(engine, pool, List.of("push"), null, idle -> { });
+        dispatcher = new AcceptDispatcher(engine, pool, pool, List.of("push"), null, idle -> { });
     }
 
     @AfterEach
@@ -145,7 +145,7 @@ class AcceptDispatcherTest {
     @Test
     void itServesJobsOfItsTypesDueByItsMaxScheduledAt() {
         Instant cutoff = Instant.parse("2026-11-21T10:00:00Z");
-        AcceptDispatcher bounded = new AcceptDispatcher(engine, pool, List.of("push", "mail.*"), cutoff, idle -> { });
+        AcceptDispatcher bounded = new AcceptDispatcher(engine, pool, pool, List.of("push", "mail.*"), cutoff, idle -> { });
         long atCutoff = Times.micros(cutoff);
         assertTrue(bounded.serves("push", atCutoff));
         assertTrue(bounded.serves("mail.daily", atCutoff - 1));
