@@ -20,11 +20,22 @@ public final class FdbStores {
     /** How long the first read may take before the cluster counts as unreachable. */
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
 
+    /**
+     * The most watches a store's database handle may hold at once (FDB's {@code max_watches}; its
+     * default is 10,000, its ceiling 1,000,000). Every waiter holds one: each event stream and
+     * {@code waitFor}, each set of types with blocked accepts, the due timer. 10,000 open event
+     * streams on one replica are plausible; past the limit FDB fails new watches with
+     * too_many_watches, and the waiters fall back to looking again every few seconds
+     * ({@code WatchBackoff}), so the limit bounds the client's memory, not correctness.
+     */
+    static final long MAX_WATCHES = 100_000;
+
     static final String NO_CLUSTER_FILE = "the FoundationDB cluster file does not exist";
     static final String CANNOT_OPEN = "FoundationDB could not open the database named by the cluster file";
     static final String UNREACHABLE = "the FoundationDB cluster did not answer a read within 5 s: check the cluster"
             + " file, that its coordinators are reachable and that the database is configured";
     static final String FIRST_READ_FAILED = "the FoundationDB cluster refused the first read";
+    static final String WATCH_LIMIT_REFUSED = "the FoundationDB client refused the watch limit";
 
     private FdbStores() {
     }
@@ -39,6 +50,7 @@ public final class FdbStores {
         options.clusterFile().ifPresent(file -> requireFile(file, store));
         Database db = openDatabase(fdb, options, store);
         try {
+            limitWatches(db, store);
             probe(db, options.keyPrefix(), store);
         } catch (RuntimeException e) {
             db.close();
@@ -59,6 +71,14 @@ public final class FdbStores {
             return fdb.open(options.clusterFile().orElse(null));
         } catch (RuntimeException e) {
             throw new StoreException(CANNOT_OPEN, store, e);
+        }
+    }
+
+    private static void limitWatches(Database db, String store) {
+        try {
+            db.options().setMaxWatches(MAX_WATCHES);
+        } catch (RuntimeException e) {
+            throw new StoreException(WATCH_LIMIT_REFUSED, store, e);
         }
     }
 
