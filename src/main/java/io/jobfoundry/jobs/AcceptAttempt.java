@@ -52,9 +52,11 @@ final class AcceptAttempt {
     }
 
     /**
-     * Takes the jobs in {@code tx}. With {@code watch}, a claim still short gets a future that
-     * completes when a job of these types may have become ready since: armed in the same
-     * transaction that found too few, so no job can slip in between unnoticed (couch_jobs).
+     * Takes the jobs in {@code tx}. With {@code watch}, a claim still short gets futures that
+     * complete when a job of these types may have become ready since {@code tx} read the ready
+     * index: {@link ReadyWatch}es, which read their counters here and are armed by the caller once
+     * {@code tx} has committed, so that no job can slip in between unnoticed (couch_jobs) and yet
+     * this transaction takes no read conflict on counters every new job adds to.
      */
     JobEngine.AcceptBatch run(KvTransaction tx, boolean watch) {
         byte[] outcomeKey = JobKeys.outcome(now, nonce);
@@ -104,10 +106,10 @@ final class AcceptAttempt {
         if (watch && handed < wanted) {
             wake = new ArrayList<>();
             if (patterns.stream().anyMatch(TypeNames::isGlob)) {
-                wake.add(tx.watch(JobKeys.anyReadyWatch()));
+                wake.add(ReadyWatch.read(tx, JobKeys.anyReadyWatch()));
             } else {
                 for (String type : new LinkedHashSet<>(patterns)) {
-                    wake.add(tx.watch(JobKeys.readyWatch(type)));
+                    wake.add(ReadyWatch.read(tx, JobKeys.readyWatch(type)));
                 }
             }
         }

@@ -20,9 +20,9 @@ import org.jboss.logging.Logger;
 /**
  * Serves the processors blocked in accept for one set of types: all of them in one transaction
  * per round, oldest waiter first, instead of one transaction per waiter per wake-up (which would
- * make every new job wake every worker). When the round leaves some waiting, the same
- * transaction arms a watch; when it fires — a job became ready here or on another replica — the
- * next round runs. No thread waits in between. A job added on this replica while a processor waits
+ * make every new job wake every worker). When the round leaves some waiting, it notes the ready
+ * counters, and once it has committed a watch is armed on them ({@link ReadyWatch}); when it
+ * fires — a job became ready here or on another replica — the next round runs. No thread waits in between. A job added on this replica while a processor waits
  * does not need the watch: the adding transaction claims the oldest waiter and serves it itself
  * ({@link #claim()}, {@link JobWaits#createAsync}). A watch that fails instead of firing also leads
  * to a round, after a {@link WatchBackoff} wait on {@code timer}.
@@ -224,9 +224,19 @@ final class AcceptDispatcher {
                     wake = List.of();
                 }
                 rearm(wake);
+                armCommitted(wake);
             }
             batch.forEach(waiter -> waiter.busy.set(false));
         }).thenAccept(result -> { });
+    }
+
+    /** The round has committed: its ready watches may be armed now (see {@link ReadyWatch}). */
+    private void armCommitted(List<CompletableFuture<Void>> wake) {
+        for (CompletableFuture<Void> watch : wake) {
+            if (watch instanceof ReadyWatch ready) {
+                ready.arm(engine.runner());
+            }
+        }
     }
 
     /** Gives a waiter its jobs; if its time ran out while the transaction ran, they go back to the queue. */

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jobfoundry.kv.FailingWatchStore;
+import io.jobfoundry.kv.WatchTestStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.TransactionRunner;
@@ -52,13 +52,14 @@ class FailedWatchTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T08:00:00Z"));
     private final ManualScheduler timer = new ManualScheduler(clock);
     private final ExecutorService pool = Executors.newFixedThreadPool(2);
-    private FailingWatchStore store;
+    private WatchTestStore store;
     private JobEngine engine;
 
     @BeforeEach
     void start() {
-        store = new FailingWatchStore(EmbeddedStore.open(
+        store = new WatchTestStore(EmbeddedStore.open(
                 EmbeddedOptions.at(folder.resolve("jobs.db")).withDurability(Durability.OS)));
+        store.failWatches(true);
         engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, EngineOptions.DEFAULT);
     }
 
