@@ -18,4 +18,9 @@ final class FdbStoreOpener {
     static KvStore open(JobfoundryConfig.Fdb fdb) {
         return FdbStores.open(new FdbOptions(fdb.clusterFile(), Tuple.from(fdb.keyPrefix()).pack()));
     }
+
+    /** After the store is closed: stops FoundationDB's network thread (see {@link FdbStores#stopClient()}). */
+    static void stopClient() {
+        FdbStores.stopClient();
+    }
 }

@@ -45,8 +45,16 @@ public class StoreProducer {
         return EmbeddedStore.open(options, batches::record);
     }
 
-    void close(@Disposes KvStore store) {
+    /**
+     * Disposed after the HTTP server has let in-flight requests finish. FoundationDB's network is
+     * stopped here, after the store, and not by fdb-java's shutdown hook, which would stop it under
+     * those requests' transactions.
+     */
+    void close(@Disposes KvStore store, JobfoundryConfig config) {
         store.close();
+        if (config.store() == JobfoundryConfig.StoreKind.FDB) {
+            FdbStoreOpener.stopClient();
+        }
         LOG.infof("Jobfoundry store closed: %s", store.describe());
     }
 

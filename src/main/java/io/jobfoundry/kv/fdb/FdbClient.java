@@ -7,8 +7,10 @@ import io.jobfoundry.kv.StoreException;
 /**
  * The process's one FoundationDB client. FDB lets a process choose its API version once and start
  * its network thread once (a stopped network cannot be restarted), so the client is started by the
- * first FDB store opened, shared by every later one, and never stopped by a store: fdb-java stops it
- * in its own shutdown hook.
+ * first FDB store opened, shared by every later one, and never stopped by a store: the process
+ * stops it, through {@link #stop()}, once its store is closed at shutdown. fdb-java's own shutdown
+ * hook, which would stop it while Quarkus still lets in-flight requests finish their transactions
+ * (the JVM runs shutdown hooks concurrently), is disabled.
  *
  * <p>This is the only class that touches {@link FDB}, whose static initializer loads libfdb_c, and
  * only when a store is opened: a process on the embedded store never loads native FDB code.
@@ -25,16 +27,36 @@ final class FdbClient {
     static final String OTHER_API_VERSION =
             "FoundationDB was already started in this process with another API version than " + API_VERSION;
 
+    static final String STOPPED = "the FoundationDB client of this process was stopped (the service is shutting down)";
+
     private static FDB fdb;
+    private static boolean stopped;
 
     private FdbClient() {
     }
 
     static synchronized FDB get(String store) {
+        if (stopped) {
+            throw new StoreException(STOPPED, store, null);
+        }
         if (fdb == null) {
             fdb = select(store);
+            // Before any database is opened, which starts the network and would register the hook.
+            fdb.disableShutdownHook();
         }
         return fdb;
+    }
+
+    /**
+     * Stops the network thread and waits for it to end. FDB fails whatever is still in flight, so
+     * call it once every store is closed, at shutdown; no store can be opened in this process
+     * afterwards. Does nothing (and loads no native code) if no store was ever opened.
+     */
+    static synchronized void stop() {
+        stopped = true;
+        if (fdb != null) {
+            fdb.stopNetwork();
+        }
     }
 
     private static FDB select(String store) {

@@ -59,6 +59,15 @@ public final class FdbStores {
         return new FdbStore(db, options);
     }
 
+    /**
+     * Stops the process's FoundationDB client once its stores are closed, at shutdown (fdb-java's
+     * own shutdown hook is disabled: it would race the service's graceful shutdown). Stores cannot
+     * be opened afterwards. Does nothing if no store was opened.
+     */
+    public static void stopClient() {
+        FdbClient.stop();
+    }
+
     private static void requireFile(String clusterFile, String store) {
         if (!Files.isRegularFile(Path.of(clusterFile))) {
             throw new StoreException(NO_CLUSTER_FILE, store, null);
