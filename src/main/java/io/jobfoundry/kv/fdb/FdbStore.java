@@ -3,6 +3,7 @@ package io.jobfoundry.kv.fdb;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.Transaction;
 import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.TransactionBody;
 import java.time.Duration;
 
@@ -31,10 +32,17 @@ final class FdbStore implements KvStore {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
         }
         WriteSizes writes = new WriteSizes(description);
+        long deadline = System.nanoTime() + timeout.toNanos();
         Transaction tr = begin(timeout, writes);
         try {
             FdbTransaction tx = new FdbTransaction(tr, keys, errors, writes);
             T result = body.apply(tx);
+            if (System.nanoTime() - deadline >= 0) {
+                // FDB would fail the commit with transaction_timed_out, which must count as
+                // commit-unknown (a commit already sent cannot be called back): a body that ran out
+                // of time is sure not to have committed only if it never asks to.
+                throw new RetryableStoreException(RetryableStoreException.Reason.TIMEOUT, description, null);
+            }
             tx.commit();
             return result;
         } finally {
