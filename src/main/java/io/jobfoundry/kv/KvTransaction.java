@@ -16,6 +16,10 @@ public interface KvTransaction extends KvReads {
     int MAX_VALUE_BYTES = 100_000;
     int MAX_TRANSACTION_BYTES = 10_000_000;
 
+    /** Why a read of what this transaction wrote with its versionstamp is refused (see {@link #setVersionstampedKey}). */
+    String UNREADABLE_VERSIONSTAMP = "a transaction cannot read the versionstamped keys and values it wrote before it"
+            + " commits (FoundationDB: accessed_unreadable)";
+
     /** Reads that add no read conflicts. */
     KvReads snapshot();
 
@@ -41,11 +45,18 @@ public interface KvTransaction extends KvReads {
 
     /**
      * Sets a key whose 10 bytes at {@code offset} are replaced, at commit, by this transaction's
-     * versionstamp. Build such keys with {@link VersionstampKeys}.
+     * versionstamp. Build such keys with {@link VersionstampKeys}. Until it commits, this
+     * transaction cannot read any key the template could become (a read that would see one fails
+     * with a non-retryable {@link StoreException}, {@link #UNREADABLE_VERSIONSTAMP}): FoundationDB
+     * does not know the key before the commit.
      */
     void setVersionstampedKey(byte[] key, int offset, byte[] value);
 
-    /** Sets a value whose 10 bytes at {@code offset} are replaced, at commit, by the versionstamp. */
+    /**
+     * Sets a value whose 10 bytes at {@code offset} are replaced, at commit, by the versionstamp.
+     * Until it commits, or sets or clears the key again, this transaction cannot read the key, as
+     * with {@link #setVersionstampedKey}.
+     */
     void setVersionstampedValue(byte[] key, byte[] value, int offset);
 
     /**

@@ -403,6 +403,40 @@ public abstract class KvStoreContract {
         }
     }
 
+    @Test
+    void aTransactionCannotReadBackWhatItWroteWithItsVersionstamp() {
+        VersionstampKeys.Template template = VersionstampKeys.key(Tuple.from("log"), 0, Tuple.from("x"));
+        List<TransactionBody<?>> readsBack = List.of(
+                tx -> {
+                    tx.setVersionstampedValue(key("v"), new byte[12], 0);
+                    return tx.get(key("v"));
+                },
+                tx -> {
+                    tx.setVersionstampedValue(key("v"), new byte[12], 0);
+                    return tx.snapshot().getRange(key("a"), key("z"), 0);
+                },
+                tx -> {
+                    tx.setVersionstampedKey(template.key(), template.offset(), bytes("1"));
+                    return tx.getRange(key("log"), keyAfterPrefix(key("log")), 0);
+                });
+        for (TransactionBody<?> body : readsBack) {
+            StoreException refused = assertThrows(StoreException.class, () -> runner.run(body));
+            assertFalse(refused.isRetryable());
+            assertEquals(KvTransaction.UNREADABLE_VERSIONSTAMP, refused.getMessage());
+        }
+        assertNull(runner.run(tx -> tx.get(key("v"))), "nothing of a refused transaction is written");
+
+        runner.run(tx -> {
+            tx.setVersionstampedValue(key("v"), new byte[12], 0);
+            tx.setVersionstampedValue(key("w"), new byte[12], 0);
+            tx.set(key("w"), bytes("known"));
+            assertArrayEquals(bytes("known"), tx.get(key("w")), "a set after it makes the key readable again");
+            assertEquals(List.of(), tx.getRange(key("a"), key("b"), 0), "the rest stays readable");
+            return null;
+        });
+        assertEquals(12, runner.run(tx -> tx.get(key("v"))).length, "readable once committed");
+    }
+
     private static byte[] keyAfterPrefix(byte[] prefix) {
         byte[] end = java.util.Arrays.copyOf(prefix, prefix.length + 1);
         end[prefix.length] = (byte) 0xFF;

@@ -26,7 +26,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>The versionstamp is known before the body runs (the batch's commit version and this
  * transaction's place in it), so versionstamped keys are written complete; they become visible to
- * others, like everything else, only when the batch commits.
+ * others, like everything else, only when the batch commits. This transaction may not read them
+ * back before then, as on FoundationDB ({@link UnreadableWrites}).
  */
 final class EmbeddedTransaction implements KvTransaction {
 
@@ -40,6 +41,7 @@ final class EmbeddedTransaction implements KvTransaction {
     private final Set<ByteBuffer> touched = new HashSet<>();
     private final List<byte[][]> clearedRanges = new ArrayList<>();
     private final List<WatchRegistry.Watch> watches = new ArrayList<>();
+    private final UnreadableWrites unreadable;
     private long bytesWritten;
     private boolean wrote;
     private SQLException storeFailure;
@@ -50,11 +52,13 @@ final class EmbeddedTransaction implements KvTransaction {
         this.storeName = storeName;
         this.stamp = stamp;
         this.deadlineNanos = deadlineNanos;
+        this.unreadable = new UnreadableWrites(storeName);
     }
 
     @Override
     public byte[] get(byte[] key) {
         checkDeadline();
+        unreadable.checkKey(key);
         try {
             return current(key);
         } catch (SQLException e) {
@@ -73,6 +77,7 @@ final class EmbeddedTransaction implements KvTransaction {
         if (Arrays.compareUnsigned(begin, end) >= 0) {
             return List.of();
         }
+        unreadable.checkRange(begin, end);
         try {
             return adds.merge(keys.range(begin, end, limit, reverse), begin, end, limit, reverse);
         } catch (SQLException e) {
@@ -95,6 +100,7 @@ final class EmbeddedTransaction implements KvTransaction {
             throw storeFailed(e);
         }
         adds.forget(key);
+        unreadable.known(key);
         touched.add(ByteBuffer.wrap(key.clone()));
     }
 
@@ -107,6 +113,7 @@ final class EmbeddedTransaction implements KvTransaction {
             throw storeFailed(e);
         }
         adds.forget(key);
+        unreadable.known(key);
         touched.add(ByteBuffer.wrap(key.clone()));
     }
 
@@ -127,6 +134,7 @@ final class EmbeddedTransaction implements KvTransaction {
             throw storeFailed(e);
         }
         adds.forgetRange(begin, end);
+        unreadable.knownRange(begin, end);
         clearedRanges.add(new byte[][] {begin.clone(), end.clone()});
     }
 
@@ -150,6 +158,7 @@ final class EmbeddedTransaction implements KvTransaction {
         byte[] complete = key.clone();
         VersionstampKeys.fill(complete, offset, stamp);
         set(complete, value);
+        unreadable.keysOf(key, offset, stamp);
     }
 
     @Override
@@ -158,6 +167,7 @@ final class EmbeddedTransaction implements KvTransaction {
         byte[] complete = value.clone();
         VersionstampKeys.fill(complete, offset, stamp);
         set(key, complete);
+        unreadable.valueAt(key);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.jobfoundry.kv.fdb;
 
 import com.apple.foundationdb.FDBException;
 import io.jobfoundry.Futures;
+import io.jobfoundry.kv.KvTransaction;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.RetryableStoreException.Reason;
 import io.jobfoundry.kv.StoreException;
@@ -23,6 +24,7 @@ final class FdbErrors {
     static final int NOT_COMMITTED = 1020;
     static final int COMMIT_UNKNOWN_RESULT = 1021;
     static final int TRANSACTION_TIMED_OUT = 1031;
+    static final int ACCESSED_UNREADABLE = 1036;
     static final int TRANSACTION_TOO_LARGE = 2101;
     static final int KEY_TOO_LARGE = 2102;
     static final int VALUE_TOO_LARGE = 2103;
@@ -95,6 +97,8 @@ final class FdbErrors {
             case NOT_COMMITTED -> retryable(Reason.CONFLICT, e);
             case TRANSACTION_TOO_OLD, TRANSACTION_TIMED_OUT -> retryable(Reason.TIMEOUT, e);
             case COMMIT_UNKNOWN_RESULT -> retryable(Reason.COMMIT_UNKNOWN, e);
+            // The embedded store refuses the same reads with the same words.
+            case ACCESSED_UNREADABLE -> new StoreException(KvTransaction.UNREADABLE_VERSIONSTAMP, store, e);
             case TRANSACTION_TOO_LARGE -> limit(Limit.TRANSACTION_SIZE, writes.total(), e);
             case KEY_TOO_LARGE -> limit(Limit.KEY_SIZE, writes.largestKey(), e);
             case VALUE_TOO_LARGE -> limit(Limit.VALUE_SIZE, writes.largestValue(), e);

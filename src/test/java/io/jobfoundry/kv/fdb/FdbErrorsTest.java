@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.apple.foundationdb.FDBException;
+import io.jobfoundry.kv.KvTransaction;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.RetryableStoreException.Reason;
 import io.jobfoundry.kv.StoreException;
@@ -134,6 +135,18 @@ class FdbErrorsTest {
                 RetryableStoreException.class, map(fdbSays(true, true), new FDBException("cluster_version_changed", 1039)));
 
         assertEquals(Reason.COMMIT_UNKNOWN, e.reason());
+    }
+
+    @Test
+    void readingWhatTheTransactionWroteWithItsVersionstampIsRefusedAsOnTheEmbeddedStore() {
+        FDBException fdb = new FDBException("Read or wrote an unreadable key", 1036);
+
+        StoreException e = map(MUST_NOT_BE_ASKED, fdb);
+
+        assertEquals(StoreException.class, e.getClass());
+        assertFalse(e.isRetryable());
+        assertEquals(KvTransaction.UNREADABLE_VERSIONSTAMP, e.getMessage());
+        assertSame(fdb, e.getCause());
     }
 
     @Test

@@ -1,0 +1,109 @@
+package io.jobfoundry.kv.embedded;
+
+import com.apple.foundationdb.tuple.Versionstamp;
+import io.jobfoundry.kv.KvTransaction;
+import io.jobfoundry.kv.StoreException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a transaction wrote with its versionstamp, which it may not read back before it commits.
+ * FoundationDB knows neither such a key nor such a value until the commit, and fails the read with
+ * accessed_unreadable (1036). The embedded store knows both at once; it refuses the same reads, so
+ * that no engine code comes to rely on what only the embedded store could answer.
+ *
+ * <p>Like FoundationDB, it marks a versionstamped value's key until the transaction sets or clears
+ * that key again, and for a versionstamped key every key its template could become at this
+ * transaction's version or later, for the rest of the transaction. A range read is refused if it
+ * covers any of these, where FoundationDB refuses it only once it reaches one: a read with a limit
+ * may be refused here and answered there, never the other way round.
+ */
+final class UnreadableWrites {
+
+    private static final int STAMP_BYTES = 10;
+
+    private final String store;
+    private final Set<ByteBuffer> values = new HashSet<>();
+    private final List<byte[][]> keyRanges = new ArrayList<>();
+
+    UnreadableWrites(String store) {
+        this.store = store;
+    }
+
+    /** A versionstamped value was set at {@code key}. */
+    void valueAt(byte[] key) {
+        values.add(ByteBuffer.wrap(key.clone()));
+    }
+
+    /**
+     * A versionstamped key was set from {@code template}, its placeholder at {@code offset}, by a
+     * transaction of {@code stamp}'s version: the keys the template makes with a stamp from that
+     * version's first on, as FoundationDB's getVersionstampKeyRange marks them.
+     */
+    void keysOf(byte[] template, int offset, Versionstamp stamp) {
+        byte[] begin = template.clone();
+        System.arraycopy(stamp.getTransactionVersion(), 0, begin, offset, Long.BYTES);
+        Arrays.fill(begin, offset + Long.BYTES, offset + STAMP_BYTES, (byte) 0);
+        byte[] end = Arrays.copyOf(template, template.length + 1);
+        Arrays.fill(end, offset, offset + STAMP_BYTES, (byte) 0xFF);
+        keyRanges.add(new byte[][] {begin, end});
+    }
+
+    /** {@code key} was set or cleared since: its value is known again. */
+    void known(byte[] key) {
+        if (!values.isEmpty()) {
+            values.remove(ByteBuffer.wrap(key));
+        }
+    }
+
+    /** Every key in {@code [begin, end)} was cleared since. */
+    void knownRange(byte[] begin, byte[] end) {
+        for (Iterator<ByteBuffer> it = values.iterator(); it.hasNext(); ) {
+            byte[] key = it.next().array();
+            if (Arrays.compareUnsigned(key, begin) >= 0 && Arrays.compareUnsigned(key, end) < 0) {
+                it.remove();
+            }
+        }
+    }
+
+    void checkKey(byte[] key) {
+        if (values.contains(ByteBuffer.wrap(key)) || overlapsKeyRange(key, null)) {
+            throw refused();
+        }
+    }
+
+    /** Checks a read of {@code [begin, end)}, a non-empty range. */
+    void checkRange(byte[] begin, byte[] end) {
+        for (ByteBuffer value : values) {
+            byte[] key = value.array();
+            if (Arrays.compareUnsigned(key, begin) >= 0 && Arrays.compareUnsigned(key, end) < 0) {
+                throw refused();
+            }
+        }
+        if (overlapsKeyRange(begin, end)) {
+            throw refused();
+        }
+    }
+
+    /** Whether a marked key range holds {@code key} (with {@code end} null) or meets {@code [key, end)}. */
+    private boolean overlapsKeyRange(byte[] key, byte[] end) {
+        for (byte[][] range : keyRanges) {
+            boolean startsBeforeEnd = end == null
+                    ? Arrays.compareUnsigned(range[0], key) <= 0
+                    : Arrays.compareUnsigned(range[0], end) < 0;
+            if (startsBeforeEnd && Arrays.compareUnsigned(key, range[1]) < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private StoreException refused() {
+        return new StoreException(KvTransaction.UNREADABLE_VERSIONSTAMP, store, null);
+    }
+}
