@@ -31,6 +31,8 @@ public interface KvTransaction extends KvReads {
      * Clears every key with {@code begin <= key < end}. FoundationDB clears any range at once; the
      * embedded store deletes the keys one by one, holding the commit queue and the changed pages in
      * memory meanwhile, and the transaction size limit does not count them: clear bounded ranges.
+     * A range with {@code begin >= end} holds no key, so clearing it does nothing and is no write,
+     * as {@link #getRange} of it reads nothing (FoundationDB itself would fail an inverted range).
      */
     void clearRange(byte[] begin, byte[] end);
 

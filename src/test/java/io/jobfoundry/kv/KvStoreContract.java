@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -199,6 +200,20 @@ public abstract class KvStoreContract {
             return null;
         });
         assertEquals(List.of("a", "d"), names(runner.run(tx -> tx.getRange(key(""), key("z"), 0))));
+    }
+
+    @Test
+    void clearingAnEmptyOrInvertedRangeDoesNothingAndIsNoWrite() {
+        put("a", "a");
+        put("c", "c");
+        CompletableFuture<Versionstamp> stamp = runner.run(tx -> {
+            tx.clearRange(key("c"), key("a"));
+            tx.clearRange(key("b"), key("b"));
+            return tx.versionstamp();
+        });
+        assertEquals(List.of("a", "c"), names(runner.run(tx -> tx.getRange(key(""), key("z"), 0))));
+        CompletionException none = assertThrows(CompletionException.class, stamp::join, "a transaction that wrote nothing");
+        assertInstanceOf(StoreException.class, none.getCause());
     }
 
     // ---- atomic add ---------------------------------------------------------------------------

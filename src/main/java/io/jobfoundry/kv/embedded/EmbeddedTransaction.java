@@ -119,15 +119,12 @@ final class EmbeddedTransaction implements KvTransaction {
 
     @Override
     public void clearRange(byte[] begin, byte[] end) {
-        int order = Arrays.compareUnsigned(begin, end);
-        if (order > 0) {
-            throw new IllegalArgumentException("clearRange: begin is after end");
+        checkDeadline();
+        if (Arrays.compareUnsigned(begin, end) >= 0) {
+            return; // no key lies in it (KvTransaction#clearRange)
         }
         checkWrite(begin, null);
         checkWrite(end, null);
-        if (order == 0) {
-            return;
-        }
         try {
             keys.deleteRange(begin, end);
         } catch (SQLException e) {
