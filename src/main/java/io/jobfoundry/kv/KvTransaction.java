@@ -5,16 +5,29 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One attempt of a serializable transaction with FoundationDB's semantics and limits (keys up to
- * 10 KB, values up to 100 KB, 10 MB of writes, a timeout). Writes are buffered until commit and
+ * 10 KB less room for a store's prefix, values up to 100 KB, 10 MB of writes, a timeout). Writes are buffered until commit and
  * visible to this transaction's own reads. A transaction object is used by one thread only and
  * dies with its attempt: never keep it beyond the body that received it.
  */
 public interface KvTransaction extends KvReads {
 
-    /** FoundationDB's limits, enforced by every gateway so no backend accepts what another refuses. */
-    int MAX_KEY_BYTES = 10_000;
+    /**
+     * Room kept, within FoundationDB's 10,000-byte key limit, for the prefix a store puts before
+     * every key (the FDB store's subspace); {@code FdbOptions} refuses a longer prefix.
+     */
+    int MAX_KEY_PREFIX_BYTES = 256;
+
+    /**
+     * FoundationDB's limits, enforced by every gateway on keys and values as the caller gives them,
+     * so that no backend accepts what another refuses, whatever its prefix. A key may be FDB's
+     * 10,000 bytes less {@link #MAX_KEY_PREFIX_BYTES}. A versionstamped key or value counts 4 bytes
+     * more, as FoundationDB counts it (it arrives with its placeholder's position).
+     */
+    int MAX_KEY_BYTES = 10_000 - MAX_KEY_PREFIX_BYTES;
     int MAX_VALUE_BYTES = 100_000;
     int MAX_TRANSACTION_BYTES = 10_000_000;
+    /** What a versionstamped key or value counts beyond its length: the placeholder's position. */
+    int VERSIONSTAMP_OFFSET_BYTES = 4;
 
     /** Why a read of what this transaction wrote with its versionstamp is refused (see {@link #setVersionstampedKey}). */
     String UNREADABLE_VERSIONSTAMP = "a transaction cannot read the versionstamped keys and values it wrote before it"

@@ -626,6 +626,35 @@ public abstract class KvStoreContract {
         assertEquals(KvTransaction.MAX_VALUE_BYTES, runner.run(tx -> tx.get(key("max"))).length);
     }
 
+    @Test
+    void keysAndValuesAtTheLimitsAreTakenAndOneByteMoreIsRefusedByEveryStore() {
+        runner.run(tx -> {
+            tx.set(new byte[KvTransaction.MAX_KEY_BYTES], bytes("longest key"));
+            tx.setVersionstampedKey(new byte[KvTransaction.MAX_KEY_BYTES - KvTransaction.VERSIONSTAMP_OFFSET_BYTES], 0,
+                    bytes("longest versionstamped key"));
+            tx.setVersionstampedValue(key("longest"),
+                    new byte[KvTransaction.MAX_VALUE_BYTES - KvTransaction.VERSIONSTAMP_OFFSET_BYTES], 0);
+            return null;
+        });
+        assertEquals(KvTransaction.MAX_VALUE_BYTES - KvTransaction.VERSIONSTAMP_OFFSET_BYTES,
+                runner.run(tx -> tx.get(key("longest"))).length);
+
+        StoreLimitException key = assertThrows(StoreLimitException.class, () -> runner.run(tx -> {
+            tx.setVersionstampedKey(new byte[KvTransaction.MAX_KEY_BYTES - KvTransaction.VERSIONSTAMP_OFFSET_BYTES + 1],
+                    0, bytes("x"));
+            return null;
+        }));
+        assertEquals(StoreLimitException.Limit.KEY_SIZE, key.limit());
+        assertEquals(KvTransaction.MAX_KEY_BYTES + 1, key.size());
+        StoreLimitException value = assertThrows(StoreLimitException.class, () -> runner.run(tx -> {
+            tx.setVersionstampedValue(key("v"),
+                    new byte[KvTransaction.MAX_VALUE_BYTES - KvTransaction.VERSIONSTAMP_OFFSET_BYTES + 1], 0);
+            return null;
+        }));
+        assertEquals(StoreLimitException.Limit.VALUE_SIZE, value.limit());
+        assertEquals(KvTransaction.MAX_VALUE_BYTES + 1, value.size());
+    }
+
     // ---- helpers --------------------------------------------------------------------------------
 
     /** Runs {@code work} on {@code threads} threads at once and rethrows the first failure. */

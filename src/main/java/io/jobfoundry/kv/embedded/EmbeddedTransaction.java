@@ -152,6 +152,7 @@ final class EmbeddedTransaction implements KvTransaction {
     @Override
     public void setVersionstampedKey(byte[] key, int offset, byte[] value) {
         VersionstampKeys.checkOffset(key, offset);
+        checkLimits(key.length + VERSIONSTAMP_OFFSET_BYTES, value.length);
         byte[] complete = key.clone();
         VersionstampKeys.fill(complete, offset, stamp);
         set(complete, value);
@@ -161,6 +162,7 @@ final class EmbeddedTransaction implements KvTransaction {
     @Override
     public void setVersionstampedValue(byte[] key, byte[] value, int offset) {
         VersionstampKeys.checkOffset(value, offset);
+        checkLimits(key.length, value.length + VERSIONSTAMP_OFFSET_BYTES);
         byte[] complete = value.clone();
         VersionstampKeys.fill(complete, offset, stamp);
         set(key, complete);
@@ -204,17 +206,22 @@ final class EmbeddedTransaction implements KvTransaction {
 
     private void checkWrite(byte[] key, byte[] value) {
         checkDeadline();
-        if (key.length > MAX_KEY_BYTES) {
-            throw new StoreLimitException(StoreLimitException.Limit.KEY_SIZE, key.length, storeName);
-        }
-        if (value != null && value.length > MAX_VALUE_BYTES) {
-            throw new StoreLimitException(StoreLimitException.Limit.VALUE_SIZE, value.length, storeName);
-        }
+        checkLimits(key.length, value == null ? 0 : value.length);
         bytesWritten += key.length + (value == null ? 0 : value.length);
         if (bytesWritten > MAX_TRANSACTION_BYTES) {
             throw new StoreLimitException(StoreLimitException.Limit.TRANSACTION_SIZE, bytesWritten, storeName);
         }
         wrote = true;
+    }
+
+    /** The SPI's limits, on sizes as FoundationDB counts them (a versionstamped key or value with its offset). */
+    private void checkLimits(int keyBytes, int valueBytes) {
+        if (keyBytes > MAX_KEY_BYTES) {
+            throw new StoreLimitException(StoreLimitException.Limit.KEY_SIZE, keyBytes, storeName);
+        }
+        if (valueBytes > MAX_VALUE_BYTES) {
+            throw new StoreLimitException(StoreLimitException.Limit.VALUE_SIZE, valueBytes, storeName);
+        }
     }
 
     private void checkDeadline() {

@@ -2,6 +2,7 @@ package io.jobfoundry.kv.fdb;
 
 import com.apple.foundationdb.tuple.ByteArrayUtil;
 import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.kv.KvTransaction;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,6 +27,11 @@ public record FdbOptions(Optional<String> clusterFile, byte[] keyPrefix) {
         }
         if (keyPrefix[0] == SYSTEM_KEY_BYTE) {
             throw new IllegalArgumentException("the key prefix must not start with 0xFF, FoundationDB's system keys");
+        }
+        if (keyPrefix.length > KvTransaction.MAX_KEY_PREFIX_BYTES) {
+            // Keys are limited so that any of them fits FDB's 10,000 bytes behind a prefix this long.
+            throw new IllegalArgumentException("the key prefix must be at most " + KvTransaction.MAX_KEY_PREFIX_BYTES
+                    + " bytes, not " + keyPrefix.length);
         }
         keyPrefix = keyPrefix.clone();
     }

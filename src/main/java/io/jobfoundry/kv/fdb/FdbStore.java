@@ -31,7 +31,7 @@ final class FdbStore implements KvStore {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
         }
-        WriteSizes writes = new WriteSizes(description);
+        WriteSizes writes = new WriteSizes(description, keys.length());
         long deadline = System.nanoTime() + timeout.toNanos();
         Transaction tr = begin(timeout, writes);
         try {

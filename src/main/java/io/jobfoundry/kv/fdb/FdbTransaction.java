@@ -60,14 +60,14 @@ final class FdbTransaction implements KvTransaction {
     @Override
     public void set(byte[] key, byte[] value) {
         byte[] stored = keys.add(key);
-        writes.write(stored.length, value.length);
+        writes.write(key.length, value.length);
         perform(() -> tr.set(stored, value));
     }
 
     @Override
     public void clear(byte[] key) {
         byte[] stored = keys.add(key);
-        writes.clear(stored.length);
+        writes.clear(key.length);
         perform(() -> tr.clear(stored));
     }
 
@@ -80,7 +80,8 @@ final class FdbTransaction implements KvTransaction {
         }
         byte[] storedBegin = keys.add(begin);
         byte[] storedEnd = keys.add(end);
-        writes.clear(storedBegin.length + storedEnd.length);
+        writes.clear(begin.length);
+        writes.clear(end.length);
         perform(() -> tr.clear(storedBegin, storedEnd));
     }
 
@@ -88,7 +89,7 @@ final class FdbTransaction implements KvTransaction {
     public void add(byte[] key, long delta) {
         byte[] stored = keys.add(key);
         byte[] param = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(delta).array();
-        writes.write(stored.length, param.length);
+        writes.write(key.length, param.length);
         perform(() -> tr.mutate(MutationType.ADD, stored, param));
     }
 
@@ -102,7 +103,7 @@ final class FdbTransaction implements KvTransaction {
     public void setVersionstampedKey(byte[] key, int offset, byte[] value) {
         VersionstampKeys.checkOffset(key, offset);
         byte[] param = keys.versionstampedKey(key, offset);
-        writes.write(param.length, value.length);
+        writes.write(key.length + VERSIONSTAMP_OFFSET_BYTES, value.length);
         perform(() -> tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, param, value));
     }
 
@@ -111,7 +112,7 @@ final class FdbTransaction implements KvTransaction {
         VersionstampKeys.checkOffset(value, offset);
         byte[] stored = keys.add(key);
         byte[] param = KeyPrefix.versionstampedValue(value, offset);
-        writes.write(stored.length, param.length);
+        writes.write(key.length, param.length);
         perform(() -> tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, stored, param));
     }
 

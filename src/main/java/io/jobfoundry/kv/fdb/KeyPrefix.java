@@ -20,6 +20,11 @@ final class KeyPrefix {
         this.prefix = prefix.clone();
     }
 
+    /** The prefix's length: what every key gains on its way to FoundationDB. */
+    int length() {
+        return prefix.length;
+    }
+
     byte[] add(byte[] key) {
         Objects.requireNonNull(key, "key");
         byte[] stored = Arrays.copyOf(prefix, prefix.length + key.length);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.kv.KvTransaction;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,15 @@ class FdbOptionsTest {
 
         assertThrows(IllegalArgumentException.class, () -> options.withKeyPrefix(new byte[0]));
         assertThrows(IllegalArgumentException.class, () -> options.withKeyPrefix(new byte[] {(byte) 0xFF, 1}));
+    }
+
+    @Test
+    void aPrefixLeavesRoomForTheLongestKey() {
+        FdbOptions options = FdbOptions.ofClusterFile(null);
+
+        options.withKeyPrefix(new byte[KvTransaction.MAX_KEY_PREFIX_BYTES]);
+        assertThrows(IllegalArgumentException.class,
+                () -> options.withKeyPrefix(new byte[KvTransaction.MAX_KEY_PREFIX_BYTES + 1]));
     }
 
     @Test
