@@ -81,9 +81,18 @@ public interface KvTransaction extends KvReads {
     CompletableFuture<Versionstamp> versionstamp();
 
     /**
-     * A future completed after a later committed transaction changes the value of {@code key} from
-     * what this transaction sees. It is armed only when this transaction commits (and fails if it
-     * does not), fires for other transactions' commits only, and is released by cancelling it.
+     * A future completed once the value of {@code key} differs from the one this transaction saw
+     * when it asked for the watch, its own earlier writes included (FoundationDB's semantics).
+     * Before this transaction commits, only its own later writes of the key can fire it (at the
+     * latest when it commits); once it has committed, so can any other transaction's committed
+     * change. If this transaction does not commit, the watch fails, unless its own write fired it.
+     * A change undone before the store compares may go unreported.
+     *
+     * <p>A watch may also fail after it was armed (FoundationDB: too_many_watches, future_version;
+     * any store: closing): a change may then have been missed, so look again, but not at once.
+     * Cancelling it releases it; a store holds only so many. On FoundationDB asking for a watch
+     * reads the key with a read conflict: a transaction that writes and watches fails to commit if
+     * the key changes meanwhile, so watch a key others write often from a read-only transaction.
      */
     CompletableFuture<Void> watch(byte[] key);
 }

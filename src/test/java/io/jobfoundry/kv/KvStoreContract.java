@@ -487,7 +487,7 @@ public abstract class KvStoreContract {
     }
 
     @Test
-    void aWatchDoesNotFireForItsOwnTransactionsWrites() throws Exception {
+    void aWatchDoesNotFireForWritesItsTransactionMadeBeforeIt() throws Exception {
         CompletableFuture<Void> watch = runner.run(tx -> {
             tx.set(key("w"), bytes("mine"));
             CompletableFuture<Void> future = tx.watch(key("w"));
@@ -496,6 +496,17 @@ public abstract class KvStoreContract {
         });
         assertThrows(TimeoutException.class, () -> watch.get(300, TimeUnit.MILLISECONDS));
         put("w", "theirs");
+        watch.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aWatchFiresForItsTransactionsLaterWriteOfTheKey() throws Exception {
+        put("w", "before");
+        CompletableFuture<Void> watch = runner.run(tx -> {
+            CompletableFuture<Void> future = tx.watch(key("w"));
+            tx.set(key("w"), bytes("after the watch"));
+            return future;
+        });
         watch.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 

@@ -199,7 +199,12 @@ final class EmbeddedTransaction implements KvTransaction {
     @Override
     public CompletableFuture<Void> watch(byte[] key) {
         checkDeadline();
-        WatchRegistry.Watch watch = new WatchRegistry.Watch(key.clone());
+        WatchRegistry.Watch watch;
+        try {
+            watch = new WatchRegistry.Watch(key.clone(), current(key));
+        } catch (SQLException e) {
+            throw storeFailed(e);
+        }
         watches.add(watch);
         return watch.future();
     }

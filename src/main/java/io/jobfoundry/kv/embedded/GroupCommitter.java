@@ -252,7 +252,7 @@ final class GroupCommitter implements Runnable {
             if (failure == null) {
                 keys.releaseSavepoint();
                 adds.release();
-                armWatches(tx);
+                tx.watches().forEach(watches::arm);
                 request.succeeded = true;
             } else {
                 keys.rollbackToSavepoint();
@@ -266,12 +266,6 @@ final class GroupCommitter implements Runnable {
             return e;
         }
         return null;
-    }
-
-    private void armWatches(EmbeddedTransaction tx) throws SQLException {
-        for (WatchRegistry.Watch watch : tx.watches()) {
-            watches.arm(watch, tx.current(watch.key()));
-        }
     }
 
     private SQLException begin() {

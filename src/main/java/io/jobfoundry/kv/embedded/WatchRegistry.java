@@ -18,14 +18,19 @@ import java.util.function.Function;
  */
 final class WatchRegistry {
 
-    /** A watch requested by a transaction; armed only when that transaction commits. */
+    /**
+     * A watch requested by a transaction; armed only when that transaction commits. Its base is
+     * the value the transaction saw when it asked, so that its own later writes of the key fire it
+     * once it commits, as FoundationDB's do.
+     */
     static final class Watch {
         private final byte[] key;
+        private final byte[] base;
         private final CompletableFuture<Void> future = new CompletableFuture<>();
-        private byte[] base;
 
-        Watch(byte[] key) {
+        Watch(byte[] key, byte[] base) {
             this.key = key;
+            this.base = base;
         }
 
         byte[] key() {
@@ -44,12 +49,11 @@ final class WatchRegistry {
         this.notifier = notifier;
     }
 
-    /** Arms {@code watch} against {@code base}, the value its transaction sees for the key. */
-    synchronized void arm(Watch watch, byte[] base) {
+    /** Arms {@code watch}, whose transaction has committed, against its base. */
+    synchronized void arm(Watch watch) {
         if (watch.future.isDone()) {
             return;
         }
-        watch.base = base;
         ByteBuffer key = ByteBuffer.wrap(watch.key);
         byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(watch);
         // Cancelling the future is how a watcher lets go; forget it then.
