@@ -22,10 +22,11 @@ import org.jboss.logging.Logger;
  * per round, oldest waiter first, instead of one transaction per waiter per wake-up (which would
  * make every new job wake every worker). When the round leaves some waiting, it notes the ready
  * counters, and once it has committed a watch is armed on them ({@link ReadyWatch}); when it
- * fires — a job became ready here or on another replica — the next round runs. No thread waits in between. A job added on this replica while a processor waits
- * does not need the watch: the adding transaction claims the oldest waiter and serves it itself
- * ({@link #claim()}, {@link JobWaits#createAsync}). A watch that fails instead of firing also leads
- * to a round, after a {@link WatchBackoff} wait on {@code timer}.
+ * fires — a job became ready here or on another replica — the next round runs. No thread waits
+ * in between. A job added on this replica while a processor waits does not need the watch: the
+ * adding transaction claims the oldest waiter and serves it itself ({@link #claim()},
+ * {@link JobWaits#createAsync}). A watch that fails instead of firing also leads to a round,
+ * after a {@link WatchBackoff} wait on {@code timer}.
  */
 final class AcceptDispatcher {
 

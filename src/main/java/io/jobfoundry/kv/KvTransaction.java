@@ -5,9 +5,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One attempt of a serializable transaction with FoundationDB's semantics and limits (keys up to
- * 10 KB less room for a store's prefix, values up to 100 KB, 10 MB of writes, a timeout). Writes are buffered until commit and
- * visible to this transaction's own reads. A transaction object is used by one thread only and
- * dies with its attempt: never keep it beyond the body that received it.
+ * 10 KB less room for a store's prefix, values up to 100 KB, 10 MB of writes, a timeout). Writes
+ * are buffered until commit and visible to this transaction's own reads. A transaction object is
+ * used by one thread only and dies with its attempt: never keep it beyond the body that received
+ * it.
  */
 public interface KvTransaction extends KvReads {
 
@@ -29,7 +30,7 @@ public interface KvTransaction extends KvReads {
     /** What a versionstamped key or value counts beyond its length: the placeholder's position. */
     int VERSIONSTAMP_OFFSET_BYTES = 4;
 
-    /** Why a read of what this transaction wrote with its versionstamp is refused (see {@link #setVersionstampedKey}). */
+    /** Why a read of what this transaction wrote with its versionstamp fails (see {@link #setVersionstampedKey}). */
     String UNREADABLE_VERSIONSTAMP = "a transaction cannot read the versionstamped keys and values it wrote before it"
             + " commits (FoundationDB: accessed_unreadable)";
 
