@@ -69,7 +69,15 @@ public final class TransactionRunner {
 
     private <T> void attempt(TransactionBody<T> body, Sync sync, int attempt, long backoffNanos,
             CompletableFuture<T> result) {
-        store.runOnceAsync(body, policy.timeout(), sync).whenComplete((value, failure) -> {
+        CompletableFuture<T> once;
+        try {
+            once = store.runOnceAsync(body, policy.timeout(), sync);
+        } catch (RuntimeException e) {
+            // A store that throws instead of failing its future: after a backoff this runs on the
+            // timer's thread, where the exception would vanish and leave the run's future open.
+            once = CompletableFuture.failedFuture(e);
+        }
+        once.whenComplete((value, failure) -> {
             if (failure == null) {
                 committed.increment();
                 result.complete(value);
