@@ -5,12 +5,21 @@ import java.time.Duration;
 /**
  * How {@link TransactionRunner} retries: at most {@code maxAttempts} attempts of at most
  * {@code timeout} each, with capped exponential backoff and full jitter between them (as FDB's
- * {@code onError} does) so that conflicting clients do not retry in lock step.
+ * {@code onError} does) so that conflicting clients do not retry in lock step. A step waits at most
+ * {@code maxBackoff}; after an attempt the store {@link RetryableStoreException.Reason#THROTTLED
+ * throttled}, at least that and up to {@code throttledBackoff}: a conflict clears in milliseconds,
+ * an overloaded cluster does not, and retrying it quickly only adds to its load.
  */
-public record RetryPolicy(int maxAttempts, Duration timeout, Duration initialBackoff, Duration maxBackoff) {
+public record RetryPolicy(int maxAttempts, Duration timeout, Duration initialBackoff, Duration maxBackoff,
+        Duration throttledBackoff) {
 
-    public static final RetryPolicy DEFAULT =
-            new RetryPolicy(100, Duration.ofSeconds(5), Duration.ofMillis(1), Duration.ofMillis(200));
+    /**
+     * 2 s a step when throttled: longer than FDB's own 1 s ceiling for ordinary retries, yet a run
+     * that the cluster throttles still tries again within seconds (FDB's 30 s ceiling for a proxy
+     * out of memory would hold a waiting request past any HTTP timeout).
+     */
+    public static final RetryPolicy DEFAULT = new RetryPolicy(100, Duration.ofSeconds(5), Duration.ofMillis(1),
+            Duration.ofMillis(200), Duration.ofSeconds(2));
 
     public RetryPolicy {
         if (maxAttempts < 1) {
@@ -19,8 +28,9 @@ public record RetryPolicy(int maxAttempts, Duration timeout, Duration initialBac
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive");
         }
-        if (initialBackoff.isNegative() || maxBackoff.compareTo(initialBackoff) < 0) {
-            throw new IllegalArgumentException("backoff must satisfy 0 <= initial <= max");
+        if (initialBackoff.isNegative() || maxBackoff.compareTo(initialBackoff) < 0
+                || throttledBackoff.compareTo(maxBackoff) < 0) {
+            throw new IllegalArgumentException("backoff must satisfy 0 <= initial <= max <= throttled");
         }
     }
 }

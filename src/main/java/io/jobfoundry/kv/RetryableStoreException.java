@@ -12,7 +12,13 @@ public class RetryableStoreException extends StoreException {
         /** The commit may or may not have been applied (FDB 1021 commit_unknown_result). */
         COMMIT_UNKNOWN,
         /** A passing failure of the store (busy, a batch that could not be written, FDB's own). */
-        TRANSIENT
+        TRANSIENT,
+        /**
+         * The store is overloaded or throttles this client (FDB: a storage server behind, a proxy
+         * out of memory, tag, batch or hot-shard throttling), and did not commit: the next attempt
+         * waits longer ({@link RetryPolicy#throttledBackoff}).
+         */
+        THROTTLED
     }
 
     private final Reason reason;

@@ -3,26 +3,30 @@ package io.jobfoundry.kv;
 import io.jobfoundry.Futures;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The one place transactions are retried (fdb-record-layer's runner, FDB's {@code run}): every
  * engine operation goes through {@link #run}, so every operation gets the same bounded loop and
- * every backend the same policy.
+ * every backend the same policy. The wait between attempts depends on why the last one failed
+ * ({@link Backoff}).
  */
 public final class TransactionRunner {
 
     private final KvStore store;
     private final RetryPolicy policy;
+    private final Pauses pauses;
     private final LongAdder committed = new LongAdder();
     private final LongAdder[] retries = new LongAdder[RetryableStoreException.Reason.values().length];
 
     public TransactionRunner(KvStore store, RetryPolicy policy) {
+        this(store, policy, Pauses.REAL);
+    }
+
+    TransactionRunner(KvStore store, RetryPolicy policy, Pauses pauses) {
         this.store = Objects.requireNonNull(store);
         this.policy = Objects.requireNonNull(policy);
+        this.pauses = Objects.requireNonNull(pauses);
         for (int i = 0; i < retries.length; i++) {
             retries[i] = new LongAdder();
         }
@@ -39,7 +43,7 @@ public final class TransactionRunner {
 
     /** {@link #run(TransactionBody)}, whose commit may be acknowledged before it is synced (see {@link Sync}). */
     public <T> T run(TransactionBody<T> body, Sync sync) {
-        long backoffNanos = policy.initialBackoff().toNanos();
+        Backoff backoff = new Backoff(policy);
         for (int attempt = 1; ; attempt++) {
             try {
                 T result = store.runOnce(body, policy.timeout(), sync);
@@ -50,8 +54,7 @@ public final class TransactionRunner {
                     throw new RetriesExhaustedException(attempt, e);
                 }
                 retries[e.reason().ordinal()].increment();
-                pause(backoffNanos);
-                backoffNanos = Math.min(policy.maxBackoff().toNanos(), Math.max(1, backoffNanos * 2));
+                pauses.sleep(backoff.next(e.reason()));
             }
         }
     }
@@ -63,11 +66,11 @@ public final class TransactionRunner {
      */
     public <T> CompletableFuture<T> runAsync(TransactionBody<T> body, Sync sync) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        attempt(body, sync, 1, policy.initialBackoff().toNanos(), result);
+        attempt(body, sync, 1, new Backoff(policy), result);
         return result;
     }
 
-    private <T> void attempt(TransactionBody<T> body, Sync sync, int attempt, long backoffNanos,
+    private <T> void attempt(TransactionBody<T> body, Sync sync, int attempt, Backoff backoff,
             CompletableFuture<T> result) {
         CompletableFuture<T> once;
         try {
@@ -90,10 +93,8 @@ public final class TransactionRunner {
                 result.completeExceptionally(new RetriesExhaustedException(attempt, retryable));
             } else {
                 retries[retryable.reason().ordinal()].increment();
-                long pause = backoffNanos <= 0 ? 0 : ThreadLocalRandom.current().nextLong(backoffNanos + 1);
-                long next = Math.min(policy.maxBackoff().toNanos(), Math.max(1, backoffNanos * 2));
-                CompletableFuture.delayedExecutor(pause, TimeUnit.NANOSECONDS)
-                        .execute(() -> attempt(body, sync, attempt + 1, next, result));
+                pauses.after(backoff.next(retryable.reason()))
+                        .execute(() -> attempt(body, sync, attempt + 1, backoff, result));
             }
         });
     }
@@ -120,18 +121,6 @@ public final class TransactionRunner {
     /** Attempts that failed on a conflict and were run again, since start. */
     public long conflicts() {
         return retries(RetryableStoreException.Reason.CONFLICT);
-    }
-
-    private static void pause(long maxNanos) {
-        if (maxNanos <= 0) {
-            return;
-        }
-        long nanos = ThreadLocalRandom.current().nextLong(maxNanos + 1);
-        LockSupport.parkNanos(nanos);
-        if (Thread.interrupted()) {
-            Thread.currentThread().interrupt();
-            throw new StoreException("interrupted while waiting to retry a transaction", "runner", null);
-        }
     }
 
     @Override

@@ -63,6 +63,7 @@ public class StoreProducer {
     TransactionRunner runner(KvStore store, JobfoundryConfig config) {
         Duration timeout = config.transaction().timeout();
         return new TransactionRunner(store, new RetryPolicy(config.transaction().maxAttempts(), timeout,
-                RetryPolicy.DEFAULT.initialBackoff(), RetryPolicy.DEFAULT.maxBackoff()));
+                RetryPolicy.DEFAULT.initialBackoff(), RetryPolicy.DEFAULT.maxBackoff(),
+                RetryPolicy.DEFAULT.throttledBackoff()));
     }
 }

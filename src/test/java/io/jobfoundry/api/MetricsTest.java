@@ -54,6 +54,7 @@ class MetricsTest {
         assertTrue(value(metrics, "jobfoundry_store_commit_batch_count") > 0);
         assertTrue(value(metrics, "jobfoundry_accept_wait_seconds_count", "outcome=\"jobs\"") >= 3);
         assertTrue(metrics.contains("jobfoundry_store_retries_total{reason=\"conflict\"}"));
+        assertTrue(metrics.contains("jobfoundry_store_retries_total{reason=\"throttled\"}"), "FDB's overload, apart");
         assertFalse(metrics.contains("/v1/jobs/" + type), "request paths are labelled by template, not by type and id");
     }
 

@@ -28,7 +28,7 @@ class FaultInjectingStoreTest {
         try (FaultInjectingStore store = new FaultInjectingStore(
                 EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("a.db"))), 1.0, FaultInjectingStore.Mode.BEFORE_COMMIT, 1)) {
             TransactionRunner runner = new TransactionRunner(store,
-                    new RetryPolicy(3, Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO));
+                    new RetryPolicy(3, Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO, Duration.ZERO));
             assertThrows(RetriesExhaustedException.class, () -> runner.run(tx -> {
                 tx.add(COUNTER, 1);
                 return null;

@@ -567,7 +567,7 @@ public abstract class KvStoreContract {
         assertNull(runner.run(tx -> tx.get(key("never"))), "a failed body changes nothing");
 
         TransactionRunner stingy = new TransactionRunner(store,
-                new RetryPolicy(2, Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO));
+                new RetryPolicy(2, Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO, Duration.ZERO));
         ExecutionException exhausted = assertThrows(ExecutionException.class, () -> stingy.runAsync(tx -> {
             throw new RetryableStoreException(RetryableStoreException.Reason.TRANSIENT, "test", null);
         }, Sync.ON_COMMIT).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
@@ -591,7 +591,7 @@ public abstract class KvStoreContract {
         assertEquals(2, runner.committed(), "the write and the read");
 
         TransactionRunner stingy = new TransactionRunner(store,
-                new RetryPolicy(2, Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO));
+                new RetryPolicy(2, Duration.ofSeconds(5), Duration.ZERO, Duration.ZERO, Duration.ZERO));
         RetriesExhaustedException exhausted = assertThrows(RetriesExhaustedException.class, () -> stingy.run(tx -> {
             throw new RetryableStoreException(RetryableStoreException.Reason.TRANSIENT, "test", null);
         }));

@@ -25,6 +25,13 @@ final class FdbErrors {
     static final int COMMIT_UNKNOWN_RESULT = 1021;
     static final int TRANSACTION_TIMED_OUT = 1031;
     static final int ACCESSED_UNREADABLE = 1036;
+    static final int PROCESS_BEHIND = 1037;
+    static final int COMMIT_PROXY_MEMORY_LIMIT_EXCEEDED = 1042;
+    static final int BATCH_TRANSACTION_THROTTLED = 1051;
+    static final int GRV_PROXY_MEMORY_LIMIT_EXCEEDED = 1078;
+    static final int TAG_THROTTLED = 1213;
+    static final int PROXY_TAG_THROTTLED = 1223;
+    static final int TRANSACTION_THROTTLED_HOT_SHARD = 1235;
     static final int TRANSACTION_TOO_LARGE = 2101;
     static final int KEY_TOO_LARGE = 2102;
     static final int VALUE_TOO_LARGE = 2103;
@@ -97,6 +104,13 @@ final class FdbErrors {
             case NOT_COMMITTED -> retryable(Reason.CONFLICT, e);
             case TRANSACTION_TOO_OLD, TRANSACTION_TIMED_OUT -> retryable(Reason.TIMEOUT, e);
             case COMMIT_UNKNOWN_RESULT -> retryable(Reason.COMMIT_UNKNOWN, e);
+            // The errors FDB's onError counts as throttled, resource-constrained or process-behind
+            // (NativeAPI's transactionsThrottled, ...ResourceConstrained, ...ProcessBehind), and the
+            // hot-shard throttling of FDB's newer error table: the cluster is overloaded for a while,
+            // not for one conflict. None was committed: FDB refuses them before applying anything.
+            case PROCESS_BEHIND, COMMIT_PROXY_MEMORY_LIMIT_EXCEEDED, BATCH_TRANSACTION_THROTTLED,
+                    GRV_PROXY_MEMORY_LIMIT_EXCEEDED, TAG_THROTTLED, PROXY_TAG_THROTTLED,
+                    TRANSACTION_THROTTLED_HOT_SHARD -> retryable(Reason.THROTTLED, e);
             // The embedded store refuses the same reads with the same words.
             case ACCESSED_UNREADABLE -> new StoreException(KvTransaction.UNREADABLE_VERSIONSTAMP, store, e);
             case TRANSACTION_TOO_LARGE -> limit(Limit.TRANSACTION_SIZE, writes.total(), e);

@@ -10,7 +10,9 @@ import java.time.Duration;
 /**
  * The FoundationDB gateway: one FDB transaction per {@link #runOnce}, under the store's key
  * prefix. It never calls FDB's {@code onError}: {@link io.jobfoundry.kv.TransactionRunner} retries
- * with a fresh transaction, so FDB's retry limit and backoff options play no part here.
+ * with a fresh transaction, so FDB's retry limit and backoff options play no part here. Where FDB
+ * would back off longer, because the cluster is overloaded or throttles this client,
+ * {@link FdbErrors} reports the failure as THROTTLED and the runner backs off longer itself.
  */
 final class FdbStore implements KvStore {
 

@@ -121,7 +121,24 @@ class FdbErrorsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1009, 1037, 1213})
+    @CsvSource({"1037, process_behind", "1042, commit_proxy_memory_limit_exceeded", "1051, batch_transaction_throttled",
+            "1078, grv_proxy_memory_limit_exceeded", "1213, tag_throttled", "1223, proxy_tag_throttled",
+            "1235, transaction_throttled_hot_shard"})
+    void anOverloadedOrThrottlingClusterIsThrottledWithoutAskingLibfdbC(int code, String name) {
+        FDBException fdb = new FDBException(name, code);
+        FdbErrors errors = new FdbErrors(STORE, MUST_NOT_BE_ASKED);
+
+        RetryableStoreException e = assertInstanceOf(RetryableStoreException.class, errors.map(fdb, new WriteSizes(STORE)));
+        RetryableStoreException atCommit =
+                assertInstanceOf(RetryableStoreException.class, errors.mapCommit(fdb, new WriteSizes(STORE)));
+
+        assertEquals(Reason.THROTTLED, e.reason(), name);
+        assertEquals(Reason.THROTTLED, atCommit.reason(), name + " at commit: refused, not maybe committed");
+        assertSame(fdb, e.getCause());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1009, 1038})
     void otherCodesFdbRetriesAreTransient(int code) {
         RetryableStoreException e =
                 assertInstanceOf(RetryableStoreException.class, map(fdbSays(true, false), new FDBException("", code)));
