@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The transaction body of one accept: the jobs the {@link Acceptor} chooses go to the claims in
@@ -52,11 +51,10 @@ final class AcceptAttempt {
     }
 
     /**
-     * Takes the jobs in {@code tx}. With {@code watch}, a claim still short gets futures that
-     * complete when a job of these types may have become ready since {@code tx} read the ready
-     * index: {@link ReadyWatch}es, which read their counters here and are armed by the caller once
-     * {@code tx} has committed, so that no job can slip in between unnoticed (couch_jobs) and yet
-     * this transaction takes no read conflict on counters every new job adds to.
+     * Takes the jobs in {@code tx}. With {@code watch}, if a claim is still short, the batch
+     * carries a {@link ReadyWatch} on the ready counters of these types, read here: the caller arms
+     * it once {@code tx} has committed, so that no job can slip in between unnoticed (couch_jobs)
+     * and yet this transaction takes no read conflict on counters every new job adds to.
      */
     JobEngine.AcceptBatch run(KvTransaction tx, boolean watch) {
         byte[] outcomeKey = JobKeys.outcome(now, nonce);
@@ -71,8 +69,7 @@ final class AcceptAttempt {
                     type -> TypeRegistry.find(tx, type));
             // Jobs that became ready since the first attempt bumped the watch key before any
             // watch armed now could see it: a short replayed round asks for another at once.
-            return new JobEngine.AcceptBatch(result, watch && replayed < wanted
-                    ? List.of(CompletableFuture.completedFuture(null)) : List.of());
+            return new JobEngine.AcceptBatch(result, watch && replayed < wanted ? ReadyWatch.AT_ONCE : ReadyWatch.NONE);
         }
         Acceptor.Round attempt = acceptor.round();
         round = attempt;
@@ -102,18 +99,20 @@ final class AcceptAttempt {
         if (handed > 0) {
             tx.set(outcomeKey, Tuple.fromList(record).pack());
         }
-        List<CompletableFuture<Void>> wake = List.of();
-        if (watch && handed < wanted) {
-            wake = new ArrayList<>();
-            if (patterns.stream().anyMatch(TypeNames::isGlob)) {
-                wake.add(ReadyWatch.read(tx, JobKeys.anyReadyWatch()));
-            } else {
-                for (String type : new LinkedHashSet<>(patterns)) {
-                    wake.add(ReadyWatch.read(tx, JobKeys.readyWatch(type)));
-                }
-            }
-        }
+        ReadyWatch wake = watch && handed < wanted ? ReadyWatch.read(tx, readyCounters()) : ReadyWatch.NONE;
         return new JobEngine.AcceptBatch(result, wake);
+    }
+
+    /** The counters a job of these patterns adds to when it becomes ready: a glob's is the global one. */
+    private List<byte[]> readyCounters() {
+        if (patterns.stream().anyMatch(TypeNames::isGlob)) {
+            return List.of(JobKeys.anyReadyWatch());
+        }
+        List<byte[]> counters = new ArrayList<>();
+        for (String type : new LinkedHashSet<>(patterns)) {
+            counters.add(JobKeys.readyWatch(type));
+        }
+        return counters;
     }
 
     /**

@@ -78,7 +78,8 @@ final class AcceptDispatcher {
     private final Consumer<AcceptDispatcher> whenIdle;
     private final ConcurrentLinkedDeque<Waiter> queue = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean draining = new AtomicBoolean();
-    private final AtomicReference<List<CompletableFuture<Void>>> armed = new AtomicReference<>(List.of());
+    /** The watch the last round left its waiters; null when none. */
+    private final AtomicReference<CompletableFuture<Void>> armed = new AtomicReference<>();
     private volatile boolean signalled;
     /** The round set to run after a watch failed; null when none is pending. Guarded by this. */
     private ScheduledFuture<?> retry;
@@ -219,25 +220,11 @@ final class AcceptDispatcher {
                 for (int i = 0; i < batch.size(); i++) {
                     hand(batch.get(i), result.jobs().get(i));
                 }
-                List<CompletableFuture<Void>> wake = result.wake();
-                if (queue.isEmpty()) { // all left while the round ran: a watch now would wake nobody
-                    wake.forEach(Futures::cancel);
-                    wake = List.of();
-                }
-                rearm(wake);
-                armCommitted(wake);
+                // All left while the round ran: a watch now would wake nobody.
+                rearm(queue.isEmpty() ? null : result.wake().arm(engine.runner()));
             }
             batch.forEach(waiter -> waiter.busy.set(false));
         }).thenAccept(result -> { });
-    }
-
-    /** The round has committed: its ready watches may be armed now (see {@link ReadyWatch}). */
-    private void armCommitted(List<CompletableFuture<Void>> wake) {
-        for (CompletableFuture<Void> watch : wake) {
-            if (watch instanceof ReadyWatch ready) {
-                ready.arm(engine.runner());
-            }
-        }
     }
 
     /** Gives a waiter its jobs; if its time ran out while the transaction ran, they go back to the queue. */
@@ -248,20 +235,23 @@ final class AcceptDispatcher {
         }
     }
 
-    private void rearm(List<CompletableFuture<Void>> wake) {
-        for (CompletableFuture<Void> old : armed.getAndSet(wake)) {
+    /** Lets go of the watch armed before, and waits on {@code wake} (if not null) instead. */
+    private void rearm(CompletableFuture<Void> wake) {
+        CompletableFuture<Void> old = armed.getAndSet(wake);
+        if (old != null) {
             Futures.cancel(old);
         }
-        for (CompletableFuture<Void> watch : wake) {
-            watch.whenComplete((ignored, failure) -> {
-                if (failure == null) {
-                    backoff.fired();
-                    signal();
-                } else if (!(Futures.cause(failure) instanceof CancellationException)) {
-                    retryLater(Futures.cause(failure));
-                }
-            });
+        if (wake == null) {
+            return;
         }
+        wake.whenComplete((ignored, failure) -> {
+            if (failure == null) {
+                backoff.fired();
+                signal();
+            } else if (!(Futures.cause(failure) instanceof CancellationException)) {
+                retryLater(Futures.cause(failure));
+            }
+        });
     }
 
     /**
@@ -309,6 +299,6 @@ final class AcceptDispatcher {
     /** Lets go of the watch; a waiter queued afterwards arms a new one with its first round. */
     void retire() {
         cancelRetry();
-        rearm(List.of());
+        rearm(null);
     }
 }

@@ -382,11 +382,12 @@ public final class JobEngine {
     }
 
     /**
-     * Jobs for each claim (in order), and, if {@code watch} and some claim is still short, a future
-     * that completes when a job of these types may have become ready since: armed in the same
-     * transaction that found too few, so no job can slip in between unnoticed (couch_jobs).
+     * Jobs for each claim (in order), and what the claims still short wait on: with {@code watch},
+     * the ready counters of these types as the transaction that found too few read them, to be
+     * armed once it has committed ({@link ReadyWatch#arm}), so no job can slip in between unnoticed
+     * (couch_jobs); {@link ReadyWatch#NONE} otherwise.
      */
-    record AcceptBatch(List<List<LeasedJob>> jobs, List<CompletableFuture<Void>> wake) {
+    record AcceptBatch(List<List<LeasedJob>> jobs, ReadyWatch wake) {
     }
 
     /** Serves several processors that ask for the same types in one transaction (the dispatcher's batch). */

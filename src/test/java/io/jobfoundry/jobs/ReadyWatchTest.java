@@ -82,6 +82,25 @@ class ReadyWatchTest {
     }
 
     @Test
+    void aRoundForSeveralTypesArmsTheirCountersInOneTransaction() throws Exception {
+        engine.put("push", "a", JobChanges.NONE);
+        AcceptDispatcher dispatcher = new AcceptDispatcher(engine, pool, timer, List.of("push", "mail"), null, idle -> { });
+        AcceptRequest both = new AcceptRequest(List.of("push", "mail"), 1, null, "w");
+        AcceptDispatcher.Waiter first = dispatcher.enqueue(both);
+        AcceptDispatcher.Waiter second = dispatcher.enqueue(both);
+        long before = store.attempts();
+        dispatcher.signal(); // takes "a" for the first, and leaves the second watching two counters
+
+        assertEquals("a", first.result.get(SECONDS, TimeUnit.SECONDS).get(0).job().id());
+        engine.put("mail", "b", JobChanges.NONE);
+        assertEquals("b", second.result.get(SECONDS, TimeUnit.SECONDS).get(0).job().id());
+
+        // The round, one transaction arming both watches, the put, the round the put woke.
+        assertEquals(4, store.attempts() - before);
+        dispatcher.close();
+    }
+
+    @Test
     void aJobMadeReadyBetweenTheRoundAndItsWatchWakesTheWaiter() throws Exception {
         AcceptDispatcher dispatcher = dispatcher("push");
         // Attempt 1 is the round, which finds nothing; the job commits right before attempt 2
