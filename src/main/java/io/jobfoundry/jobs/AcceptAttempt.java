@@ -52,9 +52,10 @@ final class AcceptAttempt {
 
     /**
      * Takes the jobs in {@code tx}. With {@code watch}, if a claim is still short, the batch
-     * carries a {@link ReadyWatch} on the ready counters of these types, read here: the caller arms
-     * it once {@code tx} has committed, so that no job can slip in between unnoticed (couch_jobs)
-     * and yet this transaction takes no read conflict on counters every new job adds to.
+     * carries a {@link ReadyWatch} on the ready counters of these types, for the caller to arm once
+     * {@code tx} has committed: set in {@code tx} if it wrote nothing, otherwise read here and set
+     * afterwards, so that no job can slip in between unnoticed (couch_jobs) and yet a transaction
+     * that writes takes no read conflict on counters every new job adds to.
      */
     JobEngine.AcceptBatch run(KvTransaction tx, boolean watch) {
         byte[] outcomeKey = JobKeys.outcome(now, nonce);
@@ -99,7 +100,13 @@ final class AcceptAttempt {
         if (handed > 0) {
             tx.set(outcomeKey, Tuple.fromList(record).pack());
         }
-        ReadyWatch wake = watch && handed < wanted ? ReadyWatch.read(tx, readyCounters()) : ReadyWatch.NONE;
+        boolean waiting = watch && handed < wanted;
+        // A round that takes nothing for its waiters keeps one empty group's marker: as a rule the
+        // group a job was last taken from, left marked by the transaction that took it (a job handed
+        // over in the transaction that added it, a group's last job). Clearing only that would make
+        // the round a writing one, whose watch costs its waiters a transaction of its own.
+        boolean cleared = acceptor.clearEmptyGroups(attempt, tx, waiting && handed == 0 ? 1 : 0);
+        ReadyWatch wake = waiting ? ReadyWatch.of(tx, readyCounters(), handed > 0 || cleared) : ReadyWatch.NONE;
         return new JobEngine.AcceptBatch(result, wake);
     }
 

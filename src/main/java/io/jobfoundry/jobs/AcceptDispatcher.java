@@ -20,10 +20,10 @@ import org.jboss.logging.Logger;
 /**
  * Serves the processors blocked in accept for one set of types: all of them in one transaction
  * per round, oldest waiter first, instead of one transaction per waiter per wake-up (which would
- * make every new job wake every worker). When the round leaves some waiting, it notes the ready
- * counters, and once it has committed a watch is armed on them ({@link ReadyWatch}); when it
- * fires — a job became ready here or on another replica — the next round runs. No thread waits
- * in between. A job added on this replica while a processor waits does not need the watch: the
+ * make every new job wake every worker). When the round leaves some waiting, it leaves a watch on
+ * the ready counters of their types, armed once it has committed ({@link ReadyWatch}: set in the
+ * round if it wrote nothing, else by a read-only transaction right after); when it fires — a job
+ * became ready here or on another replica — the next round runs. No thread waits in between. A job added on this replica while a processor waits does not need the watch: the
  * adding transaction claims the oldest waiter and serves it itself ({@link #claim()},
  * {@link JobWaits#createAsync}). A watch that fails instead of firing also leads to a round,
  * after a {@link WatchBackoff} wait on {@code timer}.
@@ -220,8 +220,7 @@ final class AcceptDispatcher {
                 for (int i = 0; i < batch.size(); i++) {
                     hand(batch.get(i), result.jobs().get(i));
                 }
-                // All left while the round ran: a watch now would wake nobody.
-                rearm(queue.isEmpty() ? null : result.wake().arm(engine.runner()));
+                watch(result.wake());
             }
             batch.forEach(waiter -> waiter.busy.set(false));
         }).thenAccept(result -> { });
@@ -233,6 +232,16 @@ final class AcceptDispatcher {
             // Untouched; not on the store's thread, which cannot start a transaction.
             executor.execute(() -> jobs.forEach(engine::release));
         }
+    }
+
+    /** The round has committed: its waiters wait on its watch, unless all have left meanwhile. */
+    private void watch(ReadyWatch wake) {
+        if (queue.isEmpty()) { // a watch now would wake nobody
+            wake.release();
+            rearm(null);
+            return;
+        }
+        rearm(wake.arm(engine.runner()));
     }
 
     /** Lets go of the watch armed before, and waits on {@code wake} (if not null) instead. */

@@ -22,8 +22,10 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Candidates are found with snapshot reads; only the job actually taken gets a read conflict
  * (on its ready key and its record), so concurrent accepts that take different jobs never
- * conflict. Clearing the marker of a group that looks empty is guarded by a conflict-tracked read
- * of the group, so a job added concurrently to that group cannot become invisible.
+ * conflict. A group found empty is read again with a conflict, so that clearing its marker cannot
+ * hide a job added to it concurrently; the caller decides whether to clear
+ * ({@link #clearEmptyGroups}): a marker left on an empty group costs later accepts a read or two,
+ * clearing it is a write.
  */
 final class Acceptor {
 
@@ -42,6 +44,8 @@ final class Acceptor {
     final class Round {
         private final Map<String, String> cursorMoves = new HashMap<>();
         private final Map<GroupKey, Integer> positionMoves = new HashMap<>();
+        /** Groups this attempt found empty, each read with a conflict: their markers may be cleared. */
+        private final List<GroupKey> empty = new ArrayList<>();
 
         private String cursor(String type) {
             return cursorMoves.containsKey(type) ? cursorMoves.get(type) : cursors.get(type);
@@ -113,12 +117,27 @@ final class Acceptor {
             } else {
                 fruitless.add(group);
                 if (groupIsEmpty(tx, type, group)) {
-                    tx.clear(JobKeys.group(type, group));
+                    round.empty.add(new GroupKey(type, group));
                 }
             }
             position = group;
         }
         return taken;
+    }
+
+    /**
+     * Clears the markers of the groups {@code round} found empty, unless it found at most
+     * {@code keep} of them, which stay in the ring for a later transaction to clear. Answers whether
+     * it cleared any, a write.
+     */
+    boolean clearEmptyGroups(Round round, KvTransaction tx, int keep) {
+        if (round.empty.size() <= keep) {
+            return false;
+        }
+        for (GroupKey empty : round.empty) {
+            tx.clear(JobKeys.group(empty.type(), empty.group()));
+        }
+        return true;
     }
 
     /** The group after {@code position} in the ring of groups with ready jobs, or {@code null} if none. */

@@ -12,71 +12,97 @@ import java.util.concurrent.CompletableFuture;
 /**
  * What an accept round leaves the waiters it could not serve: the ready counters of their types
  * ({@link JobKeys#readyWatch}, {@link JobKeys#anyReadyWatch}), which every commit that makes a job
- * ready adds to. Nothing watches them until {@link #arm} is called, once the round has committed;
- * it gives one future that completes when a job of those types may have become ready since the
- * round read the ready index.
+ * ready adds to. Once the round has committed, {@link #arm} gives one future that completes when a
+ * job of those types may have become ready since the round read the ready index.
  *
- * <p>The round only reads the counters, as a snapshot; {@link #arm} watches them in a read-only
- * transaction of its own, one for all of them. Not in the round itself: FoundationDB's watch
- * reads the watched key with a read conflict (the read-your-writes layer's watch), and every
- * commit that makes a job ready adds to these counters, so a round that wrote (took a job for one
- * waiter, watched for the next) would conflict with every job becoming ready meanwhile. A
- * snapshot read adds no conflict, and a read-only transaction never conflicts.
+ * <p>Where the store's watches are set depends on whether the round wrote. FoundationDB's watch
+ * reads the watched key with a read conflict (the read-your-writes layer's watch), and these
+ * counters move with every job made ready:
+ * <ul>
+ * <li>A round that wrote nothing (it took no job and cleared no group) sets them in its own
+ *     transaction ({@link #of}). FoundationDB never checks a read-only transaction for conflicts,
+ *     so this costs nothing: no transaction beyond the round.
+ * <li>A round that wrote (took jobs for some of its waiters, cleared empty groups) must not: it
+ *     would conflict with every job made ready while it ran. It only reads the counters, as a
+ *     snapshot; {@link #arm} then reads them again and watches them all in one read-only
+ *     transaction.
+ * </ul>
  *
- * <p>No job slips by unseen in between: the round reads the counters at its read version, as it
- * reads the ready index. A job made ready after that adds to a counter, which only grows, in a
- * later commit. The arming transaction reads the counters again: if one has moved, such a commit
- * came in between and the future completes at once; if none has, none came before the arming
- * transaction's read version, and its watches, compared with the values at that version, fire for
- * any after it.
+ * <p>No job slips by unseen either way. The round reads the counters at its read version, as it
+ * reads the ready index, and a job made ready after that adds to a counter, which only grows, in
+ * a later commit. A watch set in the round compares with the value at the round's read version,
+ * so it fires for any such commit. The arming transaction compares each counter with what the
+ * round read: if one has moved, such a commit came in between and the future completes at once; if
+ * none has, none came before the arming transaction's read version, and its watches, compared with
+ * the values at that version, fire for any after it.
  */
 final class ReadyWatch {
 
     /** Nobody is left waiting: {@link #arm} gives a future that never completes. */
-    static final ReadyWatch NONE = new ReadyWatch(List.of(), List.of());
+    static final ReadyWatch NONE = new ReadyWatch(List.of(), null, List.of());
     /** A job may already be ready: {@link #arm} gives a completed future. */
-    static final ReadyWatch AT_ONCE = new ReadyWatch(List.of(), List.of());
+    static final ReadyWatch AT_ONCE = new ReadyWatch(List.of(), null, List.of());
 
     private final List<byte[]> keys;
+    /** What the round read of each counter, to compare when arming; null if it set the watches. */
     private final List<byte[]> seen;
+    /** The store's watches the round set itself; null if it only read the counters. */
+    private final List<CompletableFuture<Void>> watches;
 
-    private ReadyWatch(List<byte[]> keys, List<byte[]> seen) {
+    private ReadyWatch(List<byte[]> keys, List<byte[]> seen, List<CompletableFuture<Void>> watches) {
         this.keys = keys;
         this.seen = seen;
-    }
-
-    /** Notes the counters at {@code keys} as {@code tx} sees them, without a read conflict. */
-    static ReadyWatch read(KvTransaction tx, List<byte[]> keys) {
-        List<byte[]> seen = new ArrayList<>(keys.size());
-        for (byte[] key : keys) {
-            seen.add(tx.snapshot().get(key));
-        }
-        return new ReadyWatch(List.copyOf(keys), seen);
+        this.watches = watches;
     }
 
     /**
-     * Once the round that read the counters has committed: one future for all of them. It
-     * completes at once if a counter has moved, when a store watch fires, or exceptionally when
-     * the arming transaction or a store watch fails. Cancelling it lets go of the store's watches.
+     * The counters at {@code keys}, for the round running in {@code tx}: watched at once if the
+     * round {@code wrote} nothing, else read without a read conflict, to be watched once it has
+     * committed.
+     */
+    static ReadyWatch of(KvTransaction tx, List<byte[]> keys, boolean wrote) {
+        List<byte[]> own = List.copyOf(keys);
+        if (!wrote) {
+            return new ReadyWatch(own, null, watch(tx, own));
+        }
+        List<byte[]> seen = new ArrayList<>(own.size());
+        for (byte[] key : own) {
+            seen.add(tx.snapshot().get(key));
+        }
+        return new ReadyWatch(own, seen, null);
+    }
+
+    /**
+     * Once the round has committed: one future for all the counters. It completes when a store
+     * watch fires or a counter has already moved, exceptionally when the arming transaction or a
+     * store watch fails. Cancelling it lets go of the store's watches.
      */
     CompletableFuture<Void> arm(TransactionRunner runner) {
         if (this == AT_ONCE) {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> woken = new CompletableFuture<>();
-        if (keys.isEmpty()) {
+        if (watches != null) {
+            follow(woken, watches);
             return woken;
         }
-        runner.runAsync(this::watchUnlessMoved, Sync.ON_COMMIT).whenComplete((watches, failure) -> {
+        runner.runAsync(this::watchUnlessMoved, Sync.ON_COMMIT).whenComplete((armed, failure) -> {
             if (failure != null) {
                 woken.completeExceptionally(Futures.cause(failure));
-            } else if (watches == null) {
+            } else if (armed == null) {
                 woken.complete(null);
             } else {
-                follow(woken, watches);
+                follow(woken, armed);
             }
         });
         return woken;
+    }
+
+    /** Instead of {@link #arm}, when nobody is left to wake: lets go of the watches the round set. */
+    void release() {
+        if (watches != null) {
+            watches.forEach(Futures::cancel);
+        }
     }
 
     /** The store's watches on the counters, or null if one has moved since the round read it. */
@@ -86,6 +112,10 @@ final class ReadyWatch {
                 return null;
             }
         }
+        return watch(tx, keys);
+    }
+
+    private static List<CompletableFuture<Void>> watch(KvTransaction tx, List<byte[]> keys) {
         List<CompletableFuture<Void>> watches = new ArrayList<>(keys.size());
         for (byte[] key : keys) {
             watches.add(tx.watch(key));
