@@ -241,7 +241,14 @@ final class AcceptDispatcher {
             rearm(null);
             return;
         }
-        rearm(wake.arm(engine.runner()));
+        CompletableFuture<Void> woken = wake.arm(engine.runner());
+        rearm(woken);
+        // The last waiter may have left, and retire() run, since the check above: the watch would
+        // outlive the dispatcher, holding one of the store's watches (FDB: max_watches) until it
+        // fired. Unless a newer round has replaced it already, it is let go of here.
+        if (queue.isEmpty() && armed.compareAndSet(woken, null)) {
+            Futures.cancel(woken);
+        }
     }
 
     /** Lets go of the watch armed before, and waits on {@code wake} (if not null) instead. */

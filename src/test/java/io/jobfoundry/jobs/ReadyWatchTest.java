@@ -16,6 +16,7 @@ import io.jobfoundry.kv.embedded.EmbeddedStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -184,6 +185,30 @@ class ReadyWatchTest {
 
         // The round, one transaction arming both watches, the put, the round the put woke.
         assertEquals(4, store.attempts() - before);
+        dispatcher.close();
+    }
+
+    @Test
+    void aWatchArmedAsTheLastWaiterLeavesIsLetGoOf() throws Exception {
+        engine.put("push", "a", JobChanges.NONE);
+        AcceptDispatcher dispatcher = new AcceptDispatcher(engine, pool, timer, List.of("push"), null,
+                AcceptDispatcher::retire); // as JobWaits lets go of a dispatcher whose last waiter left
+        AcceptDispatcher.Waiter first = dispatcher.enqueue(request("push"));
+        AcceptDispatcher.Waiter second = dispatcher.enqueue(request("push"));
+        // The round takes "a" for the first; the second leaves, and the dispatcher is retired, while
+        // the round arms the watch it would have waited on.
+        store.interposeBefore(store.attempts() + 2, () -> {
+            second.result.complete(List.of());
+            return CompletableFuture.completedFuture(null);
+        });
+        dispatcher.signal();
+        assertEquals("a", first.result.get(SECONDS, TimeUnit.SECONDS).get(0).job().id());
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
+        while (store.watchesAsked() == 0 || store.openWatches() > 0) { // until the watch is armed, then let go of
+            assertTrue(System.nanoTime() < deadline, "a retired dispatcher kept a store watch");
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
         dispatcher.close();
     }
 }

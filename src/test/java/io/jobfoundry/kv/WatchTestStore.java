@@ -5,9 +5,11 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -16,13 +18,15 @@ import java.util.function.Supplier;
  * asked for, as FoundationDB does when the client holds too many (too_many_watches, 1032) or the
  * cluster is behind (future_version); run something of the test's right before a chosen attempt;
  * and it notes the keys that committed transactions which wrote also read with a read conflict or
- * watched (FoundationDB's watch is such a read): the keys those transactions conflict on.
+ * watched (FoundationDB's watch is such a read): the keys those transactions conflict on; and
+ * which of its watches are still open.
  */
 public final class WatchTestStore implements KvStore {
 
     private final KvStore delegate;
     private final AtomicLong attempts = new AtomicLong();
     private final Set<ByteBuffer> conflictsOfWrites = ConcurrentHashMap.newKeySet();
+    private final Queue<CompletableFuture<Void>> watches = new ConcurrentLinkedQueue<>();
     private volatile boolean failing;
     private volatile long interposeAt;
     private volatile Supplier<CompletableFuture<?>> interposed;
@@ -49,6 +53,16 @@ public final class WatchTestStore implements KvStore {
     public void interposeBefore(long attempt, Supplier<CompletableFuture<?>> action) {
         interposed = action;
         interposeAt = attempt;
+    }
+
+    /** Watches asked for so far (not counting those failed on purpose). */
+    public long watchesAsked() {
+        return watches.size();
+    }
+
+    /** Watches asked for so far that have neither fired, failed nor been let go of. */
+    public long openWatches() {
+        return watches.stream().filter(watch -> !watch.isDone()).count();
     }
 
     /** Whether a committed transaction that wrote read {@code key} with a read conflict, or watched it. */
@@ -122,7 +136,9 @@ public final class WatchTestStore implements KvStore {
         public CompletableFuture<Void> watch(byte[] key) {
             conflicts.add(ByteBuffer.wrap(key.clone()));
             if (!failing) {
-                return tx.watch(key);
+                CompletableFuture<Void> watch = tx.watch(key);
+                watches.add(watch);
+                return watch;
             }
             return CompletableFuture.failedFuture(new StoreException("too many watches (injected)", describe(), null));
         }
