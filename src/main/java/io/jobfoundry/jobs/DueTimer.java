@@ -34,6 +34,7 @@ public final class DueTimer implements AutoCloseable {
     private final Duration maxSleep;
     private final Consumer<DueWaker.Result> onRun;
     private final WatchBackoff backoff = new WatchBackoff();
+    /** The run scheduled next; guarded by this, as are watch and closed. */
     private ScheduledFuture<?> next;
     private CompletableFuture<Void> watch = CompletableFuture.completedFuture(null);
     private boolean closed;
@@ -73,7 +74,11 @@ public final class DueTimer implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warnf(e, "due timer: promoting due jobs failed; retrying in %s", maxSleep);
         }
-        schedule(sleep.isNegative() ? Duration.ZERO : sleep);
+        // Under the lock, as the watch's callback schedules: both replace next, and two runs
+        // scheduled at once would run the waker concurrently with itself.
+        synchronized (this) {
+            schedule(sleep.isNegative() ? Duration.ZERO : sleep);
+        }
     }
 
     private void replaceWatch(CompletableFuture<Void> armed) {
@@ -97,7 +102,7 @@ public final class DueTimer implements AutoCloseable {
         });
     }
 
-    /** Runs after {@code delay}, unless a run is already due sooner (by the executor's own clock). */
+    /** Runs after {@code delay}, unless a run is already due sooner (by the executor's own clock). Holds the lock. */
     private void schedule(Duration delay) {
         if (closed) {
             return;
