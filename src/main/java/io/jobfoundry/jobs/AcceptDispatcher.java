@@ -71,7 +71,7 @@ final class AcceptDispatcher {
     private final JobEngine engine;
     private final Executor executor;
     private final ScheduledExecutorService timer;
-    private final WatchBackoff backoff = new WatchBackoff();
+    private final WatchBackoff backoff;
     private final List<String> types;
     private final Instant maxScheduledAt;
     /** Told when the last waiter has left, so that its owner can let go of it. */
@@ -92,6 +92,7 @@ final class AcceptDispatcher {
         this.types = types;
         this.maxScheduledAt = maxScheduledAt;
         this.whenIdle = whenIdle;
+        this.backoff = WatchBackoff.reported("accepts of " + types);
     }
 
     /**
@@ -280,7 +281,7 @@ final class AcceptDispatcher {
         if (retry != null) {
             return;
         }
-        Duration wait = backoff.failed();
+        Duration wait = backoff.failed(why);
         LOG.debugf(why, "watch for accepts of %s failed; next round in %s", types, wait);
         retry = timer.schedule(this::retryNow, wait.toNanos(), TimeUnit.NANOSECONDS);
     }

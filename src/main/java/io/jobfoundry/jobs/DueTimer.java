@@ -33,7 +33,7 @@ public final class DueTimer implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final Duration maxSleep;
     private final Consumer<DueWaker.Result> onRun;
-    private final WatchBackoff backoff = new WatchBackoff();
+    private final WatchBackoff backoff = WatchBackoff.reported("the due timer");
     /** The run scheduled next; guarded by this, as are watch and closed. */
     private ScheduledFuture<?> next;
     private CompletableFuture<Void> watch = CompletableFuture.completedFuture(null);
@@ -94,7 +94,7 @@ public final class DueTimer implements AutoCloseable {
                 }
             } else if (!(Futures.cause(failure) instanceof CancellationException)) {
                 synchronized (this) {
-                    Duration wait = backoff.failed();
+                    Duration wait = backoff.failed(failure);
                     LOG.debugf(failure, "due timer: the watch on scheduled jobs failed; next run in %s", wait);
                     schedule(wait);
                 }

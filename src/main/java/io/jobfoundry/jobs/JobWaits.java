@@ -134,7 +134,7 @@ public final class JobWaits implements AutoCloseable {
             }
         }), timeout.toNanos(), TimeUnit.NANOSECONDS);
         result.whenComplete((job, failure) -> deadline.cancel(false));
-        WatchBackoff backoff = new WatchBackoff();
+        WatchBackoff backoff = WatchBackoff.quiet("waitFor " + type + "/" + id);
         executor.execute(() -> watchUntil(type, id, state, result, backoff));
         return result;
     }
@@ -173,7 +173,8 @@ public final class JobWaits implements AutoCloseable {
                 backoff.fired();
                 executor.execute(next);
             } else if (!(Futures.cause(failure) instanceof CancellationException)) {
-                timer.schedule(() -> executor.execute(next), backoff.failed().toNanos(), TimeUnit.NANOSECONDS);
+                timer.schedule(() -> executor.execute(next), backoff.failed(Futures.cause(failure)).toNanos(),
+                        TimeUnit.NANOSECONDS);
             }
         });
     }
@@ -206,7 +207,7 @@ public final class JobWaits implements AutoCloseable {
         private final String id;
         private final Consumer<JobEvent> listener;
         private final CompletableFuture<Void> ended = new CompletableFuture<>();
-        private final WatchBackoff backoff = new WatchBackoff();
+        private final WatchBackoff backoff;
         private volatile CompletableFuture<Void> change;
         private long revision = -1;
 
@@ -214,6 +215,7 @@ public final class JobWaits implements AutoCloseable {
             this.type = type;
             this.id = id;
             this.listener = Objects.requireNonNull(listener);
+            this.backoff = WatchBackoff.quiet("events of " + type + "/" + id);
         }
 
         private synchronized void deliver(JobEngine.Observation seen) {

@@ -1,35 +1,74 @@
 package io.jobfoundry.jobs;
 
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jboss.logging.Logger;
 
 /**
  * How long to wait before acting on a store watch that failed instead of firing. A failed watch is
  * treated as a wake-up (something may have changed while nobody watched), but not at once: a watch
  * can fail the moment it is armed (FoundationDB's too_many_watches, future_version, a store that is
- * closing), and re-arming at once would spin through transactions. The wait doubles with each
- * failure in a row, from {@link #FIRST} up to {@link #MAX}, and starts over once a watch fires.
+ * closing), and re-arming at once would spin through transactions. The bound on the wait doubles
+ * with each failure in a row, from {@link #FIRST} up to {@link #MAX}, and starts over once a watch
+ * fires; the wait itself is drawn below it at random (full jitter, as the transaction runner's), so
+ * that the waiters whose watches failed together do not all look again together.
+ *
+ * <p>A waiter whose watches keep failing only looks every few seconds, so a streak of failures is
+ * reported: once when it starts, once when a watch fires again, never per failure. The waiters
+ * that stand for the whole replica (an accept dispatcher, the due timer) report at WARN; the
+ * per-job ones ({@code waitFor}, event streams), of which thousands may fail together when the
+ * store refuses watches, at DEBUG, since the replica-wide ones fail and warn then too.
  *
  * <p>Only the delay is kept here; the caller schedules on its own timer, so tests drive it with
  * their own clock. Safe for concurrent use.
  */
 final class WatchBackoff {
 
+    private static final Logger LOG = Logger.getLogger(WatchBackoff.class);
+
     static final Duration FIRST = Duration.ofMillis(50);
     /** Short enough that a replica whose watches all fail still serves waiters within seconds. */
     static final Duration MAX = Duration.ofSeconds(2);
 
-    private Duration next = FIRST;
+    private final String waiter;
+    private final Logger.Level level;
+    private Duration bound = FIRST;
+    private long failures;
 
-    /** A watch failed: the wait before treating that as a wake-up. */
-    synchronized Duration failed() {
-        Duration wait = next;
-        Duration doubled = next.multipliedBy(2);
-        next = doubled.compareTo(MAX) > 0 ? MAX : doubled;
-        return wait;
+    private WatchBackoff(String waiter, Logger.Level level) {
+        this.waiter = waiter;
+        this.level = level;
     }
 
-    /** A watch fired: the next failure waits {@link #FIRST} again. */
+    /** For a waiter that stands for the replica, named by {@code waiter}: streaks are warnings. */
+    static WatchBackoff reported(String waiter) {
+        return new WatchBackoff(waiter, Logger.Level.WARN);
+    }
+
+    /** For one of many per-job waiters, named by {@code waiter}: streaks are logged at DEBUG. */
+    static WatchBackoff quiet(String waiter) {
+        return new WatchBackoff(waiter, Logger.Level.DEBUG);
+    }
+
+    /** A watch failed with {@code why}: the wait before treating that as a wake-up. */
+    synchronized Duration failed(Throwable why) {
+        if (failures++ == 0) {
+            LOG.logf(level, why, "store watches for %s fail; looking again every %s at most until one fires",
+                    waiter, MAX);
+        }
+        long nanos = ThreadLocalRandom.current().nextLong(bound.toNanos() + 1);
+        Duration doubled = bound.multipliedBy(2);
+        bound = doubled.compareTo(MAX) > 0 ? MAX : doubled;
+        return Duration.ofNanos(nanos);
+    }
+
+    /** A watch fired: the streak, if any, is over, and the next failure waits {@link #FIRST} at most again. */
     synchronized void fired() {
-        next = FIRST;
+        if (failures > 0) {
+            LOG.logf(level == Logger.Level.WARN ? Logger.Level.INFO : level,
+                    "store watches for %s fire again after %d failure(s)", waiter, failures);
+        }
+        failures = 0;
+        bound = FIRST;
     }
 }

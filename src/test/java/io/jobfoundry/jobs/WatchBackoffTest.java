@@ -1,25 +1,114 @@
 package io.jobfoundry.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class WatchBackoffTest {
 
+    /** FIRST doubling up to MAX: the bound of each wait in a streak of failures. */
+    static final List<Duration> BOUNDS = List.of(50, 100, 200, 400, 800, 1600, 2000, 2000).stream()
+            .map(Duration::ofMillis).toList();
+
+    private static final RuntimeException REFUSED = new RuntimeException("too many watches");
+
+    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private final Logger logger = Logger.getLogger(WatchBackoff.class.getName());
+    private Level previousLevel;
+
+    @BeforeEach
+    void capture() {
+        previousLevel = logger.getLevel();
+        logger.setLevel(Level.ALL);
+        logger.addHandler(capture);
+    }
+
+    @AfterEach
+    void release() {
+        logger.removeHandler(capture);
+        logger.setLevel(previousLevel);
+    }
+
+    private List<LogRecord> atLeast(Level level) {
+        return records.stream().filter(r -> r.getLevel().intValue() >= level.intValue()).toList();
+    }
+
+    /** Asserts that each wait lies within its bound, and answers whether they were not all the bound. */
+    static boolean withinBounds(List<Duration> waits) {
+        assertEquals(BOUNDS.size(), waits.size());
+        for (int i = 0; i < waits.size(); i++) {
+            Duration wait = waits.get(i);
+            assertTrue(!wait.isNegative() && wait.compareTo(BOUNDS.get(i)) <= 0,
+                    "wait " + (i + 1) + " is " + wait + ", beyond " + BOUNDS.get(i) + ": " + waits);
+        }
+        return !waits.equals(BOUNDS);
+    }
+
     @Test
-    void failuresInARowDoubleTheWaitUpToItsBoundAndAFiredWatchStartsItOver() {
-        WatchBackoff backoff = new WatchBackoff();
-        List<Long> waits = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            waits.add(backoff.failed().toMillis());
+    void failuresInARowDrawWaitsBelowADoublingBoundAndAFiredWatchStartsItOver() {
+        WatchBackoff backoff = WatchBackoff.reported("test");
+        List<Duration> waits = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < BOUNDS.size(); i++) {
+            waits.add(backoff.failed(REFUSED));
         }
         backoff.fired();
 
-        assertEquals(List.of(50L, 100L, 200L, 400L, 800L, 1600L, 2000L, 2000L), waits);
-        assertEquals(Duration.ofMillis(50), backoff.failed());
-        assertEquals(Duration.ofMillis(100), backoff.failed());
+        // Eight draws that all hit their bound exactly have no real chance: the waits are jittered.
+        assertTrue(withinBounds(waits), "not jittered: " + waits);
+        assertTrue(backoff.failed(REFUSED).compareTo(WatchBackoff.FIRST) <= 0);
+        assertTrue(backoff.failed(REFUSED).compareTo(WatchBackoff.FIRST.multipliedBy(2)) <= 0);
+    }
+
+    @Test
+    void aStreakOfFailuresIsOneWarningAndItsEndOneInfoLine() {
+        WatchBackoff backoff = WatchBackoff.reported("accepts of [push]");
+        for (int i = 0; i < 5; i++) {
+            backoff.failed(REFUSED);
+        }
+        assertEquals(1, atLeast(Level.WARNING).size(), "one warning for the streak, not one per failure");
+        assertTrue(atLeast(Level.WARNING).get(0).getMessage().contains("accepts of [push]"));
+        assertEquals(REFUSED, atLeast(Level.WARNING).get(0).getThrown());
+
+        backoff.fired();
+        backoff.fired();
+        assertEquals(2, atLeast(Level.INFO).size(), "the streak's end, once: " + atLeast(Level.INFO));
+
+        backoff.failed(REFUSED);
+        assertEquals(2, atLeast(Level.WARNING).size(), "a new streak warns again");
+    }
+
+    @Test
+    void aPerJobWaiterReportsItsStreakBelowInfo() {
+        WatchBackoff backoff = WatchBackoff.quiet("events of push/a");
+        backoff.failed(REFUSED);
+        backoff.failed(REFUSED);
+        backoff.fired();
+
+        assertEquals(List.of(), atLeast(Level.INFO));
+        assertEquals(2, records.size(), "its start and its end, at DEBUG");
     }
 }
