@@ -7,6 +7,7 @@ import io.jobfoundry.kv.embedded.EmbeddedOptions;
 import io.jobfoundry.kv.embedded.EmbeddedStore;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.MemorySize;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -48,14 +49,33 @@ public class StoreProducer {
     /**
      * Disposed after the HTTP server has let in-flight requests finish. FoundationDB's network is
      * stopped here, after the store, and not by fdb-java's shutdown hook, which would stop it under
-     * those requests' transactions.
+     * those requests' transactions; see {@link #stopsFdbClient} for when.
      */
     void close(@Disposes KvStore store, JobfoundryConfig config) {
-        store.close();
-        if (config.store() == JobfoundryConfig.StoreKind.FDB) {
-            FdbStoreOpener.stopClient();
+        closeThen(store, stopsFdbClient(config.store(), LaunchMode.current()) ? () -> FdbStoreOpener.stopClient()
+                : () -> { });
+    }
+
+    /**
+     * Whether disposing the store stops FoundationDB's network: only when the process is ending, in
+     * a normal run. Dev mode starts the application again in the same JVM on every live reload, and
+     * tests once per profile, while fdb-java (whose FDB singleton owns the network) stays loaded
+     * across those restarts, and a stopped network cannot be started again. There the network is
+     * left running: its thread is a daemon and fdb-java's shutdown hook is disabled, so it keeps
+     * nothing alive.
+     */
+    static boolean stopsFdbClient(JobfoundryConfig.StoreKind store, LaunchMode mode) {
+        return store == JobfoundryConfig.StoreKind.FDB && mode == LaunchMode.NORMAL;
+    }
+
+    /** Closes {@code store}, then runs {@code afterwards}, even if closing it failed. */
+    static void closeThen(KvStore store, Runnable afterwards) {
+        try {
+            store.close();
+            LOG.infof("Jobfoundry store closed: %s", store.describe());
+        } finally {
+            afterwards.run();
         }
-        LOG.infof("Jobfoundry store closed: %s", store.describe());
     }
 
     @Produces

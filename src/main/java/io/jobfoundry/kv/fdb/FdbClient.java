@@ -8,9 +8,10 @@ import io.jobfoundry.kv.StoreException;
  * The process's one FoundationDB client. FDB lets a process choose its API version once and start
  * its network thread once (a stopped network cannot be restarted), so the client is started by the
  * first FDB store opened, shared by every later one, and never stopped by a store: the process
- * stops it, through {@link #stop()}, once its store is closed at shutdown. fdb-java's own shutdown
- * hook, which would stop it while Quarkus still lets in-flight requests finish their transactions
- * (the JVM runs shutdown hooks concurrently), is disabled.
+ * stops it, through {@link #stop()}, once its store is closed at shutdown, or, where the JVM lives
+ * on to start the application again (dev mode, tests), leaves it running: the network thread is a
+ * daemon. fdb-java's own shutdown hook, which would stop it while Quarkus still lets in-flight
+ * requests finish their transactions (the JVM runs shutdown hooks concurrently), is disabled.
  *
  * <p>This is the only class that touches {@link FDB}, whose static initializer loads libfdb_c, and
  * only when a store is opened: a process on the embedded store never loads native FDB code.

@@ -60,9 +60,10 @@ public final class FdbStores {
     }
 
     /**
-     * Stops the process's FoundationDB client once its stores are closed, at shutdown (fdb-java's
-     * own shutdown hook is disabled: it would race the service's graceful shutdown). Stores cannot
-     * be opened afterwards. Does nothing if no store was opened.
+     * Stops the process's FoundationDB client once its stores are closed, when the process ends
+     * (fdb-java's own shutdown hook is disabled: it would race the service's graceful shutdown).
+     * No store can be opened in this JVM afterwards, so a JVM that starts the application again
+     * (Quarkus dev mode's live reload, tests) must not call it. Does nothing if no store was opened.
      */
     public static void stopClient() {
         FdbClient.stop();
