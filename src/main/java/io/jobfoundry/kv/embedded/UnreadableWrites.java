@@ -22,14 +22,20 @@ import java.util.Set;
  * transaction's version or later, for the rest of the transaction. A range read is refused if it
  * covers any of these, where FoundationDB refuses it only once it reaches one: a read with a limit
  * may be refused here and answered there, never the other way round.
+ *
+ * <p>Every read of the embedded store checks here, and almost no transaction writes anything
+ * versionstamped before it reads: the marks are allocated with the first such write, and until
+ * then a check is one null test.
  */
 final class UnreadableWrites {
 
     private static final int STAMP_BYTES = 10;
 
     private final String store;
-    private final Set<ByteBuffer> values = new HashSet<>();
-    private final List<byte[][]> keyRanges = new ArrayList<>();
+    /** Keys whose value is versionstamped; null until one is set. */
+    private Set<ByteBuffer> values;
+    /** Ranges [begin, end) a versionstamped key may land in; null until one is set. */
+    private List<byte[][]> keyRanges;
 
     UnreadableWrites(String store) {
         this.store = store;
@@ -37,6 +43,9 @@ final class UnreadableWrites {
 
     /** A versionstamped value was set at {@code key}. */
     void valueAt(byte[] key) {
+        if (values == null) {
+            values = new HashSet<>();
+        }
         values.add(ByteBuffer.wrap(key.clone()));
     }
 
@@ -51,18 +60,24 @@ final class UnreadableWrites {
         Arrays.fill(begin, offset + Long.BYTES, offset + STAMP_BYTES, (byte) 0);
         byte[] end = Arrays.copyOf(template, template.length + 1);
         Arrays.fill(end, offset, offset + STAMP_BYTES, (byte) 0xFF);
+        if (keyRanges == null) {
+            keyRanges = new ArrayList<>();
+        }
         keyRanges.add(new byte[][] {begin, end});
     }
 
     /** {@code key} was set or cleared since: its value is known again. */
     void known(byte[] key) {
-        if (!values.isEmpty()) {
+        if (values != null && !values.isEmpty()) {
             values.remove(ByteBuffer.wrap(key));
         }
     }
 
     /** Every key in {@code [begin, end)} was cleared since. */
     void knownRange(byte[] begin, byte[] end) {
+        if (values == null) {
+            return;
+        }
         for (Iterator<ByteBuffer> it = values.iterator(); it.hasNext(); ) {
             byte[] key = it.next().array();
             if (Arrays.compareUnsigned(key, begin) >= 0 && Arrays.compareUnsigned(key, end) < 0) {
@@ -72,14 +87,20 @@ final class UnreadableWrites {
     }
 
     void checkKey(byte[] key) {
-        if (values.contains(ByteBuffer.wrap(key)) || overlapsKeyRange(key, null)) {
+        if (values == null && keyRanges == null) {
+            return;
+        }
+        if (values != null && values.contains(ByteBuffer.wrap(key)) || overlapsKeyRange(key, null)) {
             throw refused();
         }
     }
 
     /** Checks a read of {@code [begin, end)}, a non-empty range. */
     void checkRange(byte[] begin, byte[] end) {
-        for (ByteBuffer value : values) {
+        if (values == null && keyRanges == null) {
+            return;
+        }
+        for (ByteBuffer value : values == null ? Set.<ByteBuffer>of() : values) {
             byte[] key = value.array();
             if (Arrays.compareUnsigned(key, begin) >= 0 && Arrays.compareUnsigned(key, end) < 0) {
                 throw refused();
@@ -92,6 +113,9 @@ final class UnreadableWrites {
 
     /** Whether a marked key range holds {@code key} (with {@code end} null) or meets {@code [key, end)}. */
     private boolean overlapsKeyRange(byte[] key, byte[] end) {
+        if (keyRanges == null) {
+            return false;
+        }
         for (byte[][] range : keyRanges) {
             boolean startsBeforeEnd = end == null
                     ? Arrays.compareUnsigned(range[0], key) <= 0
