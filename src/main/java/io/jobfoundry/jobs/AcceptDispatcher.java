@@ -54,8 +54,10 @@ final class AcceptDispatcher {
         }
 
         /**
-         * When the adding transaction is over, usually on the store's thread: that thread cannot
-         * start a transaction, so a round this calls for runs on the executor.
+         * When the adding transaction is over, usually on a store thread that completes commits
+         * (the embedded store's committer or acknowledger). It could start the round's
+         * asynchronous transaction, which only queues it, but it must stay free for commits, so a
+         * round this calls for runs on the executor.
          */
         @Override
         public void settle(List<LeasedJob> jobs) {
@@ -156,9 +158,11 @@ final class AcceptDispatcher {
     }
 
     /**
-     * Runs rounds while something may be ready. A round's transaction completes on the store's
-     * thread, which must stay free for commits, so each next round is handed to the executor from
-     * there; that also keeps a store that fails at once from recursing. No thread waits for a commit.
+     * Runs rounds while something may be ready. A round's transaction completes on a store thread,
+     * which must stay free for commits, so each next round is handed to the executor from there;
+     * that also keeps a store that fails at once from recursing. Only the watch a writing round
+     * leaves is armed right there: its transaction is asynchronous and only queued. No thread waits
+     * for a commit.
      */
     private void drain() {
         signalled = false;
@@ -230,7 +234,9 @@ final class AcceptDispatcher {
     /** Gives a waiter its jobs; if its time ran out while the transaction ran, they go back to the queue. */
     private void hand(Waiter waiter, List<LeasedJob> jobs) {
         if (!jobs.isEmpty() && !waiter.result.complete(jobs)) {
-            // Untouched; not on the store's thread, which cannot start a transaction.
+            // Untouched. Not here, where a commit was just completed: release runs a blocking
+            // transaction, and a store thread waiting for a commit (its own, on the embedded store)
+            // would wait for good.
             executor.execute(() -> jobs.forEach(engine::release));
         }
     }
