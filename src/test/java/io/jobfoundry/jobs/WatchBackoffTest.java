@@ -3,13 +3,11 @@ package io.jobfoundry.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobfoundry.CapturedLog;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,39 +20,16 @@ class WatchBackoffTest {
 
     private static final RuntimeException REFUSED = new RuntimeException("too many watches");
 
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-    private final Logger logger = Logger.getLogger(WatchBackoff.class.getName());
-    private Level previousLevel;
+    private CapturedLog log;
 
     @BeforeEach
     void capture() {
-        previousLevel = logger.getLevel();
-        logger.setLevel(Level.ALL);
-        logger.addHandler(capture);
+        log = CapturedLog.of(WatchBackoff.class);
     }
 
     @AfterEach
     void release() {
-        logger.removeHandler(capture);
-        logger.setLevel(previousLevel);
-    }
-
-    private List<LogRecord> atLeast(Level level) {
-        return records.stream().filter(r -> r.getLevel().intValue() >= level.intValue()).toList();
+        log.close();
     }
 
     /** Asserts that each wait lies within its bound, and answers whether they were not all the bound. */
@@ -89,16 +64,16 @@ class WatchBackoffTest {
         for (int i = 0; i < 5; i++) {
             backoff.failed(REFUSED);
         }
-        assertEquals(1, atLeast(Level.WARNING).size(), "one warning for the streak, not one per failure");
-        assertTrue(atLeast(Level.WARNING).get(0).getMessage().contains("accepts of [push]"));
-        assertEquals(REFUSED, atLeast(Level.WARNING).get(0).getThrown());
+        assertEquals(1, log.atLeast(Level.WARNING).size(), "one warning for the streak, not one per failure");
+        assertTrue(log.atLeast(Level.WARNING).get(0).getMessage().contains("accepts of [push]"));
+        assertEquals(REFUSED, log.atLeast(Level.WARNING).get(0).getThrown());
 
         backoff.fired();
         backoff.fired();
-        assertEquals(2, atLeast(Level.INFO).size(), "the streak's end, once: " + atLeast(Level.INFO));
+        assertEquals(2, log.atLeast(Level.INFO).size(), "the streak's end, once: " + log.atLeast(Level.INFO));
 
         backoff.failed(REFUSED);
-        assertEquals(2, atLeast(Level.WARNING).size(), "a new streak warns again");
+        assertEquals(2, log.atLeast(Level.WARNING).size(), "a new streak warns again");
     }
 
     @Test
@@ -108,7 +83,7 @@ class WatchBackoffTest {
         backoff.failed(REFUSED);
         backoff.fired();
 
-        assertEquals(List.of(), atLeast(Level.INFO));
-        assertEquals(2, records.size(), "its start and its end, at DEBUG");
+        assertEquals(List.of(), log.atLeast(Level.INFO));
+        assertEquals(2, log.all().size(), "its start and its end, at DEBUG");
     }
 }

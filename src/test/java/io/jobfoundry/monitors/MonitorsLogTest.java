@@ -3,6 +3,7 @@ package io.jobfoundry.monitors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobfoundry.CapturedLog;
 import io.jobfoundry.jobs.AcceptRequest;
 import io.jobfoundry.jobs.ActivityMonitor;
 import io.jobfoundry.jobs.EngineOptions;
@@ -20,11 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,23 +37,7 @@ class MonitorsLogTest {
     @TempDir
     Path folder;
 
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-    private final Logger logger = Logger.getLogger(Monitors.class.getName());
-    private Level previousLevel;
+    private CapturedLog log;
 
     private KvStore store;
     private MutableClock clock;
@@ -70,15 +51,12 @@ class MonitorsLogTest {
         engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, EngineOptions.DEFAULT);
         // activity() and retention() use neither the due timer nor the configuration.
         monitors = new Monitors(new ActivityMonitor(engine), null, new OutcomeRetention(engine), null, () -> false);
-        previousLevel = logger.getLevel();
-        logger.setLevel(Level.ALL); // see DEBUG too, to prove it is not INFO
-        logger.addHandler(capture);
+        log = CapturedLog.of(Monitors.class);
     }
 
     @AfterEach
     void stop() {
-        logger.removeHandler(capture);
-        logger.setLevel(previousLevel);
+        log.close();
         store.close();
     }
 
@@ -103,7 +81,7 @@ class MonitorsLogTest {
         assertTrue(lines.contains("activity monitor: re-enqueued 1 job(s) of type sms whose processor went quiet"),
                 lines.toString());
 
-        records.clear();
+        log.clear();
         monitors.activity();
         assertEquals(List.of(), info(), "the same jobs are not reported again");
     }
@@ -118,14 +96,6 @@ class MonitorsLogTest {
     }
 
     private List<String> info() {
-        return records.stream().filter(r -> r.getLevel().intValue() >= Level.INFO.intValue())
-                .map(MonitorsLogTest::formatted).toList();
-    }
-
-    private static String formatted(LogRecord record) {
-        Object[] parameters = record.getParameters();
-        String message = record.getMessage();
-        // JBoss Logging's infof/debugf hand printf-style records to the log manager.
-        return parameters == null || parameters.length == 0 ? message : String.format(message, parameters);
+        return log.messagesAtLeast(Level.INFO);
     }
 }
