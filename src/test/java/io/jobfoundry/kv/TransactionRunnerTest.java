@@ -80,6 +80,7 @@ class TransactionRunnerTest {
         ExecutionException failed = assertThrows(ExecutionException.class, () -> run.get(SECONDS, TimeUnit.SECONDS));
         assertSame(store.thrown, failed.getCause());
     }
+
     /** Notes each wait the runner asks for and goes on at once: backoffs counted, not slept. */
     private static final class RecordedPauses implements Pauses {
         final List<Duration> waits = new CopyOnWriteArrayList<>();
