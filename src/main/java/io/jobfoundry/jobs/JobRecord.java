@@ -14,14 +14,17 @@ import java.util.List;
  * every transaction attempt and changed in place there, so a retried attempt starts from the
  * store's state, never from a previous attempt's.
  *
- * <p>Stored as a tuple with a leading format number. The activity versionstamp is the last
- * element, so a record whose activity changes in this transaction is written with
- * {@code SET_VERSIONSTAMPED_VALUE} and its placeholder at the end.
+ * <p>Stored as a tuple with a leading format number, the fields, then the activity versionstamp
+ * (a record whose activity changes in this transaction is written with
+ * {@code SET_VERSIONSTAMPED_VALUE} and a placeholder there), then fields added later. A release
+ * reads the elements it knows by position and ignores the ones after them, so replicas of two
+ * releases can share a store during a rolling upgrade, or a rollback: the older one drops what it
+ * does not know when it rewrites a record, and the newer one reads their absence as null. A change
+ * an older release could not read safely would take a new format number.
  */
 final class JobRecord {
 
-    /** 2 added {@link #finishedAs} and {@link #runScheduledAt}; a format-1 record decodes without them. */
-    private static final long FORMAT = 2;
+    private static final long FORMAT = 1;
 
     final String type;
     final String id;
@@ -80,7 +83,7 @@ final class JobRecord {
 
     /** The fields before the activity stamp. */
     private Tuple head() {
-        List<Object> items = new ArrayList<>(26);
+        List<Object> items = new ArrayList<>(24);
         items.add(FORMAT);
         items.add((long) state.ordinal());
         items.add(result == null ? null : (long) result.ordinal());
@@ -105,26 +108,28 @@ final class JobRecord {
         items.add(origin);
         items.add(finishedLease);
         items.add(due);
-        items.add(finishedAs == null ? null : (long) finishedAs.ordinal());
-        items.add(runScheduledAt);
         return Tuple.fromList(items);
+    }
+
+    /** The fields after the activity stamp, added since: absent in records of earlier releases. */
+    private Tuple tail() {
+        return Tuple.from(finishedAs == null ? null : (long) finishedAs.ordinal(), runScheduledAt);
     }
 
     /** The record with its current (complete or absent) activity stamp. */
     byte[] encode() {
-        return head().addObject(activity).pack();
+        return head().addObject(activity).addAll(tail()).pack();
     }
 
     /** The record with a placeholder for this transaction's versionstamp as its activity. */
     VersionstampKeys.Template encodeWithNewActivity(int userVersion) {
-        return VersionstampKeys.key(head(), userVersion, new Tuple());
+        return VersionstampKeys.key(head(), userVersion, tail());
     }
 
     static JobRecord decode(String type, String id, byte[] bytes) {
         Tuple t = Tuple.fromBytes(bytes);
-        long format = t.getLong(0);
-        if (format != FORMAT && format != 1) {
-            throw new IllegalStateException("unknown job record format " + format);
+        if (t.getLong(0) != FORMAT) {
+            throw new IllegalStateException("unknown job record format " + t.getLong(0));
         }
         JobRecord r = new JobRecord(type, id);
         r.state = JobState.values()[(int) t.getLong(1)];
@@ -151,12 +156,10 @@ final class JobRecord {
         r.origin = t.getString(21);
         r.finishedLease = t.getString(22);
         r.due = t.getBoolean(23);
-        if (format == 1) {
-            r.activity = t.getVersionstamp(24);
-        } else {
-            r.finishedAs = t.get(24) == null ? null : JobResult.values()[(int) t.getLong(24)];
-            r.runScheduledAt = (Long) t.get(25);
-            r.activity = t.getVersionstamp(26);
+        r.activity = t.getVersionstamp(24);
+        if (t.size() > 25) { // written by a release that keeps them
+            r.finishedAs = t.get(25) == null ? null : JobResult.values()[(int) t.getLong(25)];
+            r.runScheduledAt = (Long) t.get(26);
         }
         return r;
     }
