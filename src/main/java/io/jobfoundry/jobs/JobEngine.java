@@ -297,7 +297,8 @@ public final class JobEngine {
 
     /**
      * Pending: finished and {@code cancelled} at once. Running: the processor's next call is told
-     * {@code cancelled} and the job ends so (or when its activity times out). Finished: unchanged.
+     * {@code cancelled} and the job ends so (or when its activity times out), unless it is added or
+     * resubmitted (by a client) after the cancel: then it is pending again. Finished: unchanged.
      */
     public Job cancel(String type, String id) {
         TypeNames.checkType(type);
@@ -310,6 +311,7 @@ public final class JobEngine {
                     JobIndex.unplace(tx, r);
                     JobIndex.finish(tx, r, JobResult.CANCELLED, now);
                     r.resubmit = false;
+                    r.runScheduledAt = null;
                 }
                 case RUNNING -> {
                     if (r.cancelRequested && !r.resubmit) {
@@ -338,13 +340,16 @@ public final class JobEngine {
         Long at = scheduledAt == null ? null : Times.micros(scheduledAt);
         return runner.run(tx -> {
             JobRecord r = lease == null ? require(tx, type, id) : requireLease(tx, type, id, lease);
+            if (lease != null && r.cancelRequested) {
+                return endCancelled(tx, r, now); // a processor's call: it hears of the cancel, as any would
+            }
             switch (r.state) {
                 case PENDING -> {
                     if (at == null) {
-                        return r.view();
+                        return new Step(r.view(), null);
                     }
                     JobIndex.unplace(tx, r);
-                    r.scheduledAt = at;
+                    rescheduleRun(r, at);
                     JobIndex.place(tx, r, now);
                 }
                 case RUNNING -> {
@@ -360,8 +365,8 @@ public final class JobEngine {
                 }
             }
             JobIndex.save(tx, r, now);
-            return r.view();
-        });
+            return new Step(r.view(), null);
+        }).orHalt(type, id);
     }
 
     // ---- processing jobs -----------------------------------------------------------------------
@@ -542,6 +547,12 @@ public final class JobEngine {
         }
         r.scheduledAt = at;
         r.retry = true;
+    }
+
+    /** A client's time for a pending job: its run is due then, a retry's or not. */
+    private static void rescheduleRun(JobRecord r, long at) {
+        r.scheduledAt = at;
+        r.runScheduledAt = null;
     }
 
     /** A resubmit's time for a running job's next run, which a retry of this one must not take. */
@@ -742,7 +753,7 @@ public final class JobEngine {
 
     private static void apply(JobRecord r, Validated v) {
         r.data = v.data().orElse(r.data);
-        v.scheduledAt().ifPresent(at -> r.scheduledAt = at);
+        v.scheduledAt().ifPresent(at -> rescheduleRun(r, at));
         r.group = v.group().orElse(r.group);
         applyToRunning(r, v);
     }
