@@ -8,6 +8,12 @@ public final class TypeNames {
     private static final Pattern TYPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern GLOB = Pattern.compile("[A-Za-z0-9*?][A-Za-z0-9._*?-]{0,63}");
     public static final int MAX_ID_LENGTH = 256;
+    /**
+     * An accept keeps the type, id and lease of every job it took (up to 100) in one outcome value,
+     * which must stay under the stores' 100,000-byte value limit: 768 bytes an id (what 256 UTF-16
+     * units could take) leaves room for 100.
+     */
+    public static final int MAX_ID_BYTES = 768;
     public static final int MAX_GROUP_LENGTH = 256;
 
     private TypeNames() {
@@ -21,15 +27,36 @@ public final class TypeNames {
     }
 
     /**
-     * Lengths count characters (code points), not UTF-16 units: 256 emoji are an id. Stored, such an
-     * id is at most 1 KiB of UTF-8, as is a group, so even the longest index key ({@link JobKeys},
-     * holding both) stays far below the stores' 10,000-byte key limit.
+     * Lengths count characters (code points), not UTF-16 units, and an id is also at most
+     * {@value #MAX_ID_BYTES} bytes of UTF-8: 192 emoji are an id. A group is at most 1 KiB of
+     * UTF-8, so even the longest index key ({@link JobKeys}, holding both) stays far below the
+     * stores' key limit.
      */
     public static void checkId(String id) {
-        if (id == null || id.isEmpty() || !isText(id, MAX_ID_LENGTH) || id.indexOf('/') >= 0) {
-            throw new InvalidJobRequestException("id",
-                    "an id is 1-" + MAX_ID_LENGTH + " characters without '/' or control characters");
+        if (id == null || id.isEmpty() || !isText(id, MAX_ID_LENGTH) || id.indexOf('/') >= 0
+                || utf8Length(id) > MAX_ID_BYTES) {
+            throw new InvalidJobRequestException("id", "an id is 1-" + MAX_ID_LENGTH + " characters, at most "
+                    + MAX_ID_BYTES + " bytes of UTF-8, without '/' or control characters");
         }
+    }
+
+    /** Bytes of UTF-8, counted without encoding: ids are checked on every request. */
+    private static int utf8Length(String text) {
+        int bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c)) {
+                bytes += 4;
+                i++; // the pair is one character (isText refused an unpaired surrogate)
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 
     public static void checkGroup(String group) {

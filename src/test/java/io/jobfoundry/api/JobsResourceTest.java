@@ -269,8 +269,9 @@ class JobsResourceTest {
     @Test
     void namesAreMeasuredInCharactersNotUtf16Units() {
         String type = Api.type("emoji");
-        // 256 characters outside the BMP: 512 UTF-16 units, 1 KiB of UTF-8 each, stored in the same keys.
-        String id = "😀".repeat(256);
+        // Characters outside the BMP: 384 UTF-16 units for an id of 192 (768 bytes of UTF-8, an id's
+        // most), 512 for a group of 256, stored in the same keys.
+        String id = "😀".repeat(192);
         String group = "𝄞".repeat(256);
         String worker = "🛠️".repeat(128); // 2 code points each (U+1F6E0 U+FE0F)
         Api.put(type, id, "{\"group\":\"" + group + "\"}").statusCode(201).body("id", equalTo(id))
@@ -281,8 +282,9 @@ class JobsResourceTest {
         given().queryParam("group", group).get("/v1/jobs/{type}", type).then().statusCode(200)
                 .body("jobs.id", equalTo(List.of(id)));
 
-        // One character more is one too many.
+        // One character more is one too many; 256 characters are an id while they fit in 768 bytes.
         Api.put(type, id + "a", "{}").statusCode(400).contentType(PROBLEM).body("field", equalTo("id"));
+        Api.put(type, "€".repeat(256), "{}").statusCode(201);
         Api.put(type, "g", "{\"group\":\"" + group + "a\"}").statusCode(400).body("field", equalTo("group"));
         json("{\"types\":[\"" + type + "\"],\"worker\":\"" + worker + "a\"}").post("/v1/accept").then()
                 .statusCode(400).body("field", equalTo("worker"));

@@ -458,6 +458,17 @@ public abstract class JobEngineContract {
         assertEquals("later", acceptOne("email").job().id());
     }
 
+    /** An accept keeps every job it took in one outcome value: 100 of the longest ids still fit. */
+    @Test
+    void aHundredJobsWithTheLongestIdsAreTakenInOneAccept() {
+        String longest = "\uD83D\uDE00".repeat(191); // 764 bytes of UTF-8; four digits make 768
+        for (int i = 0; i < 100; i++) {
+            add("email", longest + String.format("%04d", i));
+        }
+        assertThrows(InvalidJobRequestException.class, () -> add("email", longest + "12345"));
+        assertEquals(100, accept("email", 100).size());
+    }
+
     /** 200 jobs of 60 KB each are 12 MB, over a transaction's 10 MB: the monitors work in smaller batches. */
     private static final int LARGE_JOBS = 200;
     private static final String LARGE_DATA = "\"" + "x".repeat(60_000) + "\"";
