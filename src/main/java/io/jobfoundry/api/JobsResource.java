@@ -216,7 +216,8 @@ public class JobsResource {
 
     @Operation(operationId = "cancelJob", summary = "Cancel a job",
             description = "Pending: finished/cancelled at once. Running: its processor's next call gets 409 "
-                    + "cancelled and the job ends cancelled. Finished: unchanged.")
+                    + "cancelled and the job ends cancelled, or pending if it was added or resubmitted after the "
+                    + "cancel. Finished: unchanged.")
     @Tag(name = "Jobs")
     @RequestBody(ref = "Cancel")
     @APIResponse(responseCode = "200", description = "The job as it is now",
@@ -302,8 +303,8 @@ public class JobsResource {
     @Operation(operationId = "finishJob", summary = "Finish a run",
             description = "succeeded: finished/succeeded, unless resubmit or repeat puts it back to pending (with the "
                     + "data given here). failed: pending again after the backoff while attempts remain, else "
-                    + "finished/failed (a repeating job moves on to its next run). Repeating the same finish with the "
-                    + "same lease answers the job again.")
+                    + "finished/failed (a repeating job moves on to its next run). Repeating the same finish (same "
+                    + "lease and outcome) answers the job again; the other outcome with that lease is a 409 halt.")
     @Tag(name = "Processing")
     @RequestBody(ref = "Finish")
     @APIResponse(responseCode = "200", description = "The job as it is now",
