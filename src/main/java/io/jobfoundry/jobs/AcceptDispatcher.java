@@ -23,8 +23,9 @@ import org.jboss.logging.Logger;
  * make every new job wake every worker). When the round leaves some waiting, it leaves a watch on
  * the ready counters of their types, armed once it has committed ({@link ReadyWatch}: set in the
  * round if it wrote nothing, else by a read-only transaction right after); when it fires — a job
- * became ready here or on another replica — the next round runs. No thread waits in between. A job added on this replica while a processor waits does not need the watch: the
- * adding transaction claims the oldest waiter and serves it itself ({@link #claim()},
+ * became ready here or on another replica — the next round runs. No thread waits in between. A
+ * job added on this replica while a processor waits does not need the watch: the adding
+ * transaction claims the oldest waiter and serves it itself ({@link #claim()},
  * {@link JobWaits#createAsync}). A watch that fails instead of firing also leads to a round,
  * after a {@link WatchBackoff} wait on {@code timer}.
  */

@@ -26,7 +26,8 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
 
     private final MutableClock clock;
     private final PriorityQueue<Task<?>> queue =
-            new PriorityQueue<>(Comparator.<Task<?>, Instant>comparing(task -> task.at).thenComparingLong(task -> task.order));
+            new PriorityQueue<>(Comparator.<Task<?>, Instant>comparing(task -> task.at)
+                    .thenComparingLong(task -> task.order));
     private long scheduled;
     private boolean shutdown;
 

@@ -52,7 +52,8 @@ class StoreProducerTest {
             }
         };
 
-        assertSame(broken, assertThrows(StoreException.class, () -> StoreProducer.closeThen(store, () -> steps.add("network stopped"))));
+        assertSame(broken, assertThrows(StoreException.class,
+                () -> StoreProducer.closeThen(store, () -> steps.add("network stopped"))));
         assertEquals(List.of("store closed", "network stopped"), steps);
     }
 }
