@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
@@ -268,14 +267,7 @@ final class AcceptDispatcher {
         if (wake == null) {
             return;
         }
-        wake.whenComplete((ignored, failure) -> {
-            if (failure == null) {
-                backoff.fired();
-                signal();
-            } else if (!(Futures.cause(failure) instanceof CancellationException)) {
-                retryLater(Futures.cause(failure));
-            }
-        });
+        backoff.follow(wake, this::signal, this::retryLater);
     }
 
     /**
@@ -284,11 +276,10 @@ final class AcceptDispatcher {
      * every round arm another and lose it at once, a loop of back-to-back transactions. One retry
      * pending is enough however many watches failed.
      */
-    private synchronized void retryLater(Throwable why) {
+    private synchronized void retryLater(Duration wait, Throwable why) {
         if (retry != null) {
             return;
         }
-        Duration wait = backoff.failed(why);
         LOG.debugf(why, "watch for accepts of %s failed; next round in %s", types, wait);
         retry = timer.schedule(this::retryNow, wait.toNanos(), TimeUnit.NANOSECONDS);
     }

@@ -1,8 +1,6 @@
 package io.jobfoundry.jobs;
 
-import io.jobfoundry.Futures;
 import java.time.Duration;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -86,18 +84,14 @@ public final class DueTimer implements AutoCloseable {
             watch.cancel(false);
             watch = armed;
         }
-        armed.whenComplete((ignored, failure) -> {
-            if (failure == null) {
-                synchronized (this) {
-                    backoff.fired();
-                    schedule(COALESCE);
-                }
-            } else if (!(Futures.cause(failure) instanceof CancellationException)) {
-                synchronized (this) {
-                    Duration wait = backoff.failed(failure);
-                    LOG.debugf(failure, "due timer: the watch on scheduled jobs failed; next run in %s", wait);
-                    schedule(wait);
-                }
+        backoff.follow(armed, () -> {
+            synchronized (this) {
+                schedule(COALESCE);
+            }
+        }, (wait, why) -> {
+            synchronized (this) {
+                LOG.debugf(why, "due timer: the watch on scheduled jobs failed; next run in %s", wait);
+                schedule(wait);
             }
         });
     }

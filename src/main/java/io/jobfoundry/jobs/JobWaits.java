@@ -1,13 +1,11 @@
 package io.jobfoundry.jobs;
 
-import io.jobfoundry.Futures;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -168,15 +166,8 @@ public final class JobWaits implements AutoCloseable {
      * Nothing runs after a cancel: whoever cancelled is done waiting.
      */
     private void afterChange(CompletableFuture<Void> change, WatchBackoff backoff, Runnable next) {
-        change.whenComplete((ignored, failure) -> {
-            if (failure == null) {
-                backoff.fired();
-                executor.execute(next);
-            } else if (!(Futures.cause(failure) instanceof CancellationException)) {
-                timer.schedule(() -> executor.execute(next), backoff.failed(Futures.cause(failure)).toNanos(),
-                        TimeUnit.NANOSECONDS);
-            }
-        });
+        backoff.follow(change, () -> executor.execute(next),
+                (wait, why) -> timer.schedule(() -> executor.execute(next), wait.toNanos(), TimeUnit.NANOSECONDS));
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.jobfoundry.jobs;
 
+import io.jobfoundry.Futures;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jboss.logging.Logger;
 
@@ -48,6 +51,29 @@ final class WatchBackoff {
     /** For one of many per-job waiters, named by {@code waiter}: streaks are logged at DEBUG. */
     static WatchBackoff quiet(String waiter) {
         return new WatchBackoff(waiter, Logger.Level.DEBUG);
+    }
+
+    /** What a waiter does about a watch that failed with {@code why}: look again after {@code wait}. */
+    @FunctionalInterface
+    interface AfterFailure {
+        void lookAgainAfter(Duration wait, Throwable why);
+    }
+
+    /**
+     * Follows {@code watch} for a waiter: {@code fired} runs when it fires; when it fails,
+     * {@code failed} is told how long to wait before acting on it as on a wake-up. A cancelled
+     * watch, let go of by its waiter, runs neither.
+     */
+    void follow(CompletableFuture<?> watch, Runnable fired, AfterFailure failed) {
+        watch.whenComplete((ignored, failure) -> {
+            if (failure == null) {
+                fired();
+                fired.run();
+            } else if (!(Futures.cause(failure) instanceof CancellationException)) {
+                Throwable why = Futures.cause(failure);
+                failed.lookAgainAfter(failed(why), why);
+            }
+        });
     }
 
     /** A watch failed with {@code why}: the wait before treating that as a wake-up. */
