@@ -665,12 +665,17 @@ public abstract class JobEngineContract {
         assertEquals(0, after.attempt());
     }
 
-    /** A retry is due at its own time; the run stays scheduled when it was, and the series keeps its grid. */
-    @Test
-    void aScheduledRepeatCountsFromTheRunsTimeNotItsRetrys() {
+    /** A daily job due now, on the day's grid, whose failures retry 10 s later, three attempts a run. */
+    private void addNightlyWithRetries() {
         engine.configureType("nightly", new TypeSettings(Duration.ofSeconds(30), 3, 2, 1,
                 Duration.ofSeconds(10), Duration.ofSeconds(10)));
         engine.put("nightly", "a", JobChanges.NONE.withRepeat("SCHEDULED, +1 DAY"));
+    }
+
+    /** A retry is due at its own time; the run stays scheduled when it was, and the series keeps its grid. */
+    @Test
+    void aScheduledRepeatCountsFromTheRunsTimeNotItsRetrys() {
+        addNightlyWithRetries();
         clock.advance(Duration.ofHours(2));
         Job retry = finish(acceptOne("nightly"), false);
         assertTrue(retry.scheduledAt().isAfter(START.plus(Duration.ofHours(2))), "the retry backs off from now");
@@ -693,9 +698,7 @@ public abstract class JobEngineContract {
     /** A client's new time for a pending retry is the run's time from then on: the series counts from it. */
     @Test
     void aNewTimeForAPendingRetryIsTheRunsTime() {
-        engine.configureType("nightly", new TypeSettings(Duration.ofSeconds(30), 3, 2, 1,
-                Duration.ofSeconds(10), Duration.ofSeconds(10)));
-        engine.put("nightly", "a", JobChanges.NONE.withRepeat("SCHEDULED, +1 DAY"));
+        addNightlyWithRetries();
         finish(acceptOne("nightly"), false); // a retry, pending
         Instant patched = START.plus(Duration.ofDays(3));
         assertEquals(patched, engine.patch("nightly", "a", JobChanges.NONE.withScheduledAt(patched)).scheduledAt());
