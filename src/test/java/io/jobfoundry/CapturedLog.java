@@ -11,7 +11,7 @@ import java.util.logging.Logger;
  * Every record a class's logger publishes, at every level (DEBUG too, to show that something is
  * not logged higher), from {@link #of} until {@link #close}, which restores the logger's level.
  */
-public final class CapturedLog extends Handler {
+public final class CapturedLog extends Handler implements AutoCloseable {
 
     private final Logger logger;
     private final Level previousLevel;

@@ -11,7 +11,8 @@ public interface ApiConfig {
 
     /**
      * The largest request body; beyond it {@code 413}. Keep it below {@code quarkus.http.limits.max-body-size}
-     * (10M by default), which cuts off larger bodies without a problem document.
+     * (10M by default), which cuts off larger bodies without a problem document. At most
+     * {@code quarkus.rest.input-buffer-size} (10M, fixed at build time): the service refuses to start otherwise.
      */
     @WithDefault("1M")
     MemorySize maxBodySize();

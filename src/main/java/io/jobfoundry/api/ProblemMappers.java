@@ -79,9 +79,7 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response bodyTooLarge(BodyTooLargeException e) {
-        Map<String, Object> problem = Problems.document(ProblemType.BODY_TOO_LARGE, e.getMessage());
-        problem.put("limit", e.limit());
-        return Problems.response(problem).build();
+        return Problems.response(Problems.bodyTooLarge(e.limit())).build();
     }
 
     @ServerExceptionMapper

@@ -28,6 +28,13 @@ final class Problems {
         return problem;
     }
 
+    /** A body over {@code jobfoundry.api.max-body-size}, wherever it is caught. */
+    static Map<String, Object> bodyTooLarge(long limit) {
+        Map<String, Object> problem = document(ProblemType.BODY_TOO_LARGE, "request body larger than " + limit + " bytes");
+        problem.put("limit", limit);
+        return problem;
+    }
+
     static Response.ResponseBuilder response(Map<String, Object> problem) {
         return Response.status((Integer) problem.get("status")).type(MEDIA_TYPE).entity(json(problem));
     }

@@ -1,7 +1,10 @@
 package io.jobfoundry.api;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Reads request bodies: size limit, content type, then {@link JsonBody}. */
 @ApplicationScoped
@@ -9,8 +12,21 @@ class RequestBodies {
 
     private final long limit;
 
-    RequestBodies(ApiConfig config) {
-        this.limit = config.maxBodySize().asLongValue();
+    @Inject
+    RequestBodies(ApiConfig config,
+            @ConfigProperty(name = "quarkus.rest.input-buffer-size") MemorySize inMemoryBodies) {
+        this(config.maxBodySize().asLongValue(), inMemoryBodies.asLongValue());
+    }
+
+    RequestBodies(long limit, long inMemoryBodies) {
+        // A body read ahead by BodyLimitRoute and larger than this reaches resources as zeros
+        // (Quarkus REST hands it to a blocking stream and then again, emptied, to a memory one).
+        if (limit > inMemoryBodies) {
+            throw new IllegalStateException("jobfoundry.api.max-body-size (" + limit
+                    + " bytes) is larger than quarkus.rest.input-buffer-size (" + inMemoryBodies
+                    + " bytes), which is fixed at build time; lower the first or rebuild with a larger second");
+        }
+        this.limit = limit;
     }
 
     long limit() {
@@ -26,8 +42,8 @@ class RequestBodies {
         if (body == null || body.length == 0) {
             return JsonBody.empty();
         }
-        // Bodies sent with a Content-Length are refused before they are read (BodyLimitRoute);
-        // this catches chunked ones.
+        // BodyLimitRoute refuses larger bodies before the REST layer sees them, those with a
+        // Content-Length before they are read, the others as they are counted; this is the backstop.
         if (body.length > limit) {
             throw new BodyTooLargeException(limit);
         }
