@@ -824,6 +824,11 @@ public final class JobEngine {
         try {
             String id = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
             TypeNames.checkId(id);
+            // Encoding it again gives back the cursor only if it was this service's encoding: no
+            // padding, no stray low bits, UTF-8 that did not decode to replacement characters.
+            if (!encodeCursor(id).equals(cursor)) {
+                throw new IllegalArgumentException("not canonical");
+            }
             return id;
         } catch (IllegalArgumentException | InvalidJobRequestException e) {
             throw new InvalidJobRequestException("cursor", "cursor is not one this service handed out");

@@ -208,6 +208,11 @@ class MalformedRequestsTest {
         // Base64url of "/", which no id holds: the cursor's form is checked, not its origin (docs/api.md).
         c.add(new Case("a cursor of a slash", "GET", jobs + "?cursor=Lw", null, null, 400, "cursor"));
         c.add(new Case("a cursor of a control", "GET", jobs + "?cursor=AQ", null, null, 400, "cursor"));
+        // Not UTF-8 ("\u00FF\u00FE" bytes), padded, and "ab" with stray low bits: all decode, none
+        // is a cursor the service would write.
+        c.add(new Case("a cursor of bytes", "GET", jobs + "?cursor=__4", null, null, 400, "cursor"));
+        c.add(new Case("a padded cursor", "GET", jobs + "?cursor=YWI%3D", null, null, 400, "cursor"));
+        c.add(new Case("a cursor with stray bits", "GET", jobs + "?cursor=YWL", null, null, 400, "cursor"));
         c.add(new Case("waitFor done", "GET", job + "?waitFor=done", null, null, 400, "waitFor"));
         c.add(new Case("timeout negative", "GET", job + "?waitFor=running&timeout=-1", null, null, 400, "timeout"));
         c.add(new Case("timeout over the limit", "GET", job + "?waitFor=running&timeout=300001", null, null, 400,
