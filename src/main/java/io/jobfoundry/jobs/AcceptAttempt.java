@@ -3,12 +3,12 @@ package io.jobfoundry.jobs;
 import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.kv.KvReads;
 import io.jobfoundry.kv.KvTransaction;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.jboss.logging.Logger;
 
 /**
  * The transaction body of one accept: the jobs the {@link Acceptor} chooses go to the claims in
@@ -18,6 +18,8 @@ import java.util.Set;
  * outcome record under this accept's nonce, and a retry hands out exactly what that attempt took.
  */
 final class AcceptAttempt {
+
+    private static final Logger LOG = Logger.getLogger(AcceptAttempt.class);
 
     private final Acceptor acceptor;
     private final List<String> patterns;
@@ -128,12 +130,17 @@ final class AcceptAttempt {
      */
     JobEngine.AcceptBatch committed(JobEngine.AcceptBatch batch, JobObserver observer) {
         round.commit();
-        for (List<LeasedJob> handed : batch.jobs()) {
-            for (LeasedJob leased : handed) {
-                Job job = leased.job();
-                Duration waited = Duration.between(job.scheduledAt(), job.startedAt());
-                observer.accepted(job.type(), waited.isNegative() ? Duration.ZERO : waited);
+        try {
+            for (List<LeasedJob> handed : batch.jobs()) {
+                for (LeasedJob leased : handed) {
+                    Job job = leased.job();
+                    observer.accepted(job.type(),
+                            Times.elapsedForMetrics(Times.micros(job.scheduledAt()), Times.micros(job.startedAt())));
+                }
             }
+        } catch (RuntimeException e) {
+            // The jobs are running under leases only this answer carries: metrics must not lose them.
+            LOG.error("reporting an accept to the metrics failed; the accept stands", e);
         }
         return batch;
     }

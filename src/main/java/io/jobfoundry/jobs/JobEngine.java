@@ -512,7 +512,7 @@ public final class JobEngine {
             return new Step(r.view(), null);
         }, Sync.ON_COMMIT).thenApply(step -> {
             if (startedAt[0] >= 0) {
-                observer.finished(type, succeeded, Duration.ofNanos((now - startedAt[0]) * 1_000));
+                observer.finished(type, succeeded, Times.elapsedForMetrics(startedAt[0], now));
             }
             return step.orHalt(type, id);
         });

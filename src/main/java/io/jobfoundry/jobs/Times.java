@@ -1,9 +1,12 @@
 package io.jobfoundry.jobs;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /** The engine keeps times as microseconds since the epoch: exact in tuples, ordered in keys. */
 final class Times {
+
+    private static final Duration MAX_FOR_METRICS = Duration.ofNanos(Long.MAX_VALUE);
 
     private Times() {
     }
@@ -14,6 +17,19 @@ final class Times {
 
     static Instant instant(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
+    }
+
+    /**
+     * The time from {@code fromMicros} to {@code toMicros} for a metric: at least zero and at most
+     * what a {@link Duration} of nanoseconds holds (292 years), which is what timers record. A job
+     * may be due in the year 1700, and a {@code scheduledAt} that old is valid.
+     */
+    static Duration elapsedForMetrics(long fromMicros, long toMicros) {
+        long micros = toMicros - fromMicros; // both lie within the years 0000–9999: no overflow
+        if (micros <= 0) {
+            return Duration.ZERO;
+        }
+        return micros >= Long.MAX_VALUE / 1_000 ? MAX_FOR_METRICS : Duration.ofNanos(micros * 1_000);
     }
 
     static Instant instantOrNull(Long micros) {

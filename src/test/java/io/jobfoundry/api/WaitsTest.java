@@ -51,6 +51,27 @@ class WaitsTest {
     }
 
     @Test
+    void aJobDueCenturiesAgoIsHandedOutLikeAnyOther() throws Exception {
+        // Its wait (due → start) is longer than a timer's nanoseconds hold: that used to fail the
+        // answer with a 500 after the accept had committed, leaving the job running under a lease
+        // nobody had.
+        String type = Api.type("ancient");
+        Api.put(type, "a", "{\"scheduledAt\":\"1700-01-01\"}").statusCode(201);
+        Api.acceptOne(type);
+        Api.get(type, "a").statusCode(200).body("state", org.hamcrest.Matchers.equalTo("running"));
+
+        // The same through a hand-off to a waiting worker, in the adding transaction.
+        int waitingBefore = waits.waitingAccepts();
+        CompletableFuture<HttpResponse<String>> accept = post("/v1/accept",
+                "{\"types\":[\"" + type + "\"],\"wait\":60000,\"worker\":\"w\"}");
+        awaitCondition(() -> waits.waitingAccepts() > waitingBefore);
+        Api.put(type, "b", "{\"scheduledAt\":\"0001-01-01\"}").statusCode(201);
+        HttpResponse<String> answer = accept.get(20, TimeUnit.SECONDS);
+        assertEquals(200, answer.statusCode(), answer.body());
+        assertEquals("b", JSON.readTree(answer.body()).get(0).get("id").asText());
+    }
+
+    @Test
     void aBlockingAcceptEndsWith204WhenItsWaitEnds() throws Exception {
         HttpResponse<String> answer = post("/v1/accept", "{\"types\":[\"" + Api.type("idle") + "\"],\"wait\":50}")
                 .get(20, TimeUnit.SECONDS);
