@@ -9,6 +9,7 @@ import io.jobfoundry.kv.KvTransaction;
 import io.jobfoundry.kv.Sync;
 import io.jobfoundry.kv.TransactionRunner;
 import io.jobfoundry.repeat.Repeat;
+import io.jobfoundry.repeat.RepeatRangeException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jboss.logging.Logger;
 
 /**
  * The job engine: couch_jobs' add / remove / accept / update / finish / resubmit, with Bedrock's
@@ -30,6 +32,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * enough to recognize it (the nonce of a creation, the lease of a finish, the outcome of an accept).
  */
 public final class JobEngine {
+
+    private static final Logger LOG = Logger.getLogger(JobEngine.class);
 
     /** How long an accept's outcome is kept for its own retries; far beyond any retry loop. */
     static final Duration OUTCOME_RETENTION = Duration.ofMinutes(15);
@@ -525,8 +529,7 @@ public final class JobEngine {
             r.resubmit = false;
             r.scheduledAt = scheduled;
             JobIndex.place(tx, r, now);
-        } else if (r.repeat != null) {
-            r.scheduledAt = nextRun(r, scheduled, now);
+        } else if (r.repeat != null && repeatsAgain(r, scheduled, now)) {
             JobIndex.place(tx, r, now);
         } else {
             JobIndex.finish(tx, r, JobResult.SUCCEEDED, now);
@@ -564,9 +567,14 @@ public final class JobEngine {
         }
     }
 
+    /** When the run was scheduled, a retry's or not. */
+    private static long runScheduledAt(JobRecord r) {
+        return r.runScheduledAt != null ? r.runScheduledAt : r.scheduledAt;
+    }
+
     /** The run's attempts are over: answers when it was scheduled, for what comes next. */
     private static long endRun(JobRecord r) {
-        long scheduled = r.runScheduledAt != null ? r.runScheduledAt : r.scheduledAt;
+        long scheduled = runScheduledAt(r);
         r.runScheduledAt = null;
         r.attempt = 0;
         r.retry = false;
@@ -575,10 +583,12 @@ public final class JobEngine {
 
     /** Attempts are used up: the run failed; a repeating job still moves on to its next run. */
     private static void exhausted(KvTransaction tx, JobRecord r, long now) {
-        if (r.resubmit || r.repeat != null) {
-            long scheduled = endRun(r);
-            r.scheduledAt = r.resubmit ? scheduled : nextRun(r, scheduled, now);
+        if (r.resubmit) {
             r.resubmit = false;
+            r.scheduledAt = endRun(r);
+            JobIndex.place(tx, r, now);
+        } else if (r.repeat != null && repeatsAgain(r, runScheduledAt(r), now)) {
+            endRun(r);
             JobIndex.place(tx, r, now);
         } else {
             r.retry = false;
@@ -587,12 +597,35 @@ public final class JobEngine {
         }
     }
 
-    private static long nextRun(JobRecord r, long scheduled, long now) {
-        Instant started = Times.instantOrNull(r.startedAt);
+    /**
+     * Schedules a repeating job's next run; or, when its repeat is over, answers false and says
+     * why in {@code lastError}, and the job ends with this run. A repeat is over when it gives no
+     * time within the years 0000–9999, or no time after the one it counts from: checked where a
+     * repeat comes in, but by samples, and a repeat stored before that check is not re-checked.
+     * Either would otherwise fail every finish of the job (a 400 for a valid request) and every
+     * activity check, or run it back to back for good.
+     */
+    private static boolean repeatsAgain(JobRecord r, long scheduled, long now) {
+        Repeat repeat = Repeat.parse(r.repeat);
+        Instant due = Times.instant(scheduled);
         Instant finished = Times.instant(now);
-        Instant next = Repeat.parse(r.repeat).next(Times.instant(scheduled),
-                started == null ? finished : started, finished);
-        return Times.micros(next);
+        Instant started = r.startedAt == null ? finished : Times.instant(r.startedAt);
+        String over;
+        try {
+            Instant next = repeat.next(due, started, finished);
+            Instant from = repeat.from(due, started, finished);
+            if (next.isAfter(from)) {
+                r.scheduledAt = Times.micros(next);
+                return true;
+            }
+            over = "repeat '" + r.repeat + "' from " + from + " gives " + next + ", not a later time";
+        } catch (RepeatRangeException e) {
+            over = e.detail();
+        }
+        over += ": the job repeats no more";
+        LOG.warnf("job %s of type %s: %s", r.id, r.type, over);
+        r.lastError = truncate(r.lastError == null ? over : r.lastError + "; then " + over, 4096);
+        return false;
     }
 
     /** The activity monitor's move: a running job whose processor went quiet. */

@@ -88,7 +88,7 @@ public final class CronRepeat implements Repeat {
         Objects.requireNonNull(scheduled, "scheduled");
         Objects.requireNonNull(started, "started");
         Objects.requireNonNull(finished, "finished");
-        Instant from = finished.isAfter(scheduled) ? finished : scheduled;
+        Instant from = from(scheduled, started, finished);
         if (!Timeline.contains(from)) {
             throw new RepeatRangeException(normalized(), from);
         }
@@ -98,6 +98,12 @@ public final class CronRepeat implements Repeat {
             throw new RepeatRangeException(normalized(), from);
         }
         return next.get().toInstant();
+    }
+
+    /** The later of the scheduled and the finish time: the next run is the first match after both. */
+    @Override
+    public Instant from(Instant scheduled, Instant started, Instant finished) {
+        return finished.isAfter(scheduled) ? finished : scheduled;
     }
 
     /** The first match after the base: always later. */

@@ -27,6 +27,8 @@ public record ModifierRepeat(Base base, List<Modifier> modifiers) implements Rep
 
     /** Base times {@link #requireProgress()} tries. */
     private static final List<Instant> PROGRESS_SAMPLES = progressSamples();
+    /** Runs {@link #requireProgress()} follows from each sample. */
+    private static final int PROGRESS_RUNS = 3;
 
     public ModifierRepeat {
         Objects.requireNonNull(base, "base");
@@ -45,7 +47,7 @@ public record ModifierRepeat(Base base, List<Modifier> modifiers) implements Rep
         Objects.requireNonNull(scheduled, "scheduled");
         Objects.requireNonNull(started, "started");
         Objects.requireNonNull(finished, "finished");
-        Instant from = base.pick(scheduled, started, finished);
+        Instant from = from(scheduled, started, finished);
         if (!Timeline.contains(from)) {
             throw new RepeatRangeException(normalized(), from);
         }
@@ -59,17 +61,31 @@ public record ModifierRepeat(Base base, List<Modifier> modifiers) implements Rep
         return Instant.ofEpochMilli(millis);
     }
 
+    @Override
+    public Instant from(Instant scheduled, Instant started, Instant finished) {
+        return base.pick(scheduled, started, finished);
+    }
+
     /**
      * Tried from base times where modifiers change their effect: every few hours of each weekday,
-     * the last millisecond of a day, and month ends (a leap day too). An offset backwards, a
-     * {@code START OF} or {@code WEEKDAY} without an offset that carries past it, all show there.
+     * the first and last millisecond of a day, and month and year ends (a leap day and a leap
+     * year's end too). An offset backwards, a {@code START OF} or {@code WEEKDAY} without an offset
+     * that carries past it, all show there. From each, the series is followed for a few runs, as a
+     * {@code SCHEDULED} series is: a time the expression itself makes up ({@code START OF MONTH,
+     * +30 DAYS, +18 HOURS} gives the 31st at 18:00) is where it stands still, which no fixed sample
+     * would hit. Samples cannot prove progress for every base time; the engine also ends a stored
+     * series whose next time is not later, instead of running it back to back.
      */
     @Override
     public Repeat requireProgress() {
-        for (Instant from : PROGRESS_SAMPLES) {
-            Instant next = next(from, from, from);
-            if (!next.isAfter(from)) {
-                throw new RepeatStallException(normalized(), from, next);
+        for (Instant sample : PROGRESS_SAMPLES) {
+            Instant from = sample;
+            for (int run = 0; run < PROGRESS_RUNS; run++) {
+                Instant next = next(from, from, from);
+                if (!next.isAfter(from)) {
+                    throw new RepeatStallException(normalized(), from, next);
+                }
+                from = next;
             }
         }
         return this;
@@ -84,10 +100,12 @@ public record ModifierRepeat(Base base, List<Modifier> modifiers) implements Rep
                 samples.add(monday.plusDays(day).atTime(time).toInstant(ZoneOffset.UTC));
             }
         }
-        for (String monthEnd : List.of("2026-01-31", "2026-02-28", "2028-02-29", "2026-04-30", "2026-12-31")) {
+        for (String monthEnd : List.of("2026-01-31", "2026-02-28", "2028-02-29", "2026-04-30", "2026-12-31",
+                "2028-12-31")) {
             LocalDate date = LocalDate.parse(monthEnd);
             samples.add(date.atStartOfDay().toInstant(ZoneOffset.UTC));
             samples.add(date.atTime(LocalTime.NOON).toInstant(ZoneOffset.UTC));
+            samples.add(date.atTime(LocalTime.of(23, 59, 59, 999_000_000)).toInstant(ZoneOffset.UTC));
         }
         return List.copyOf(samples);
     }

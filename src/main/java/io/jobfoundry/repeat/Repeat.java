@@ -67,6 +67,12 @@ public sealed interface Repeat permits ModifierRepeat, CronRepeat {
     Instant next(Instant scheduled, Instant started, Instant finished);
 
     /**
+     * The time {@link #next} counts from, of the same three: the next time moves forward when it
+     * is after this one.
+     */
+    Instant from(Instant scheduled, Instant started, Instant finished);
+
+    /**
      * This repeat, if it always moves forward: from any base time, its next time is after it.
      * Checked where a new repeat comes in (a job's, a preview's), not on one already stored, which
      * must keep working. A cron expression always moves forward.

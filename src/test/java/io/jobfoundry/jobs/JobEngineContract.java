@@ -665,6 +665,61 @@ public abstract class JobEngineContract {
         assertEquals(0, after.attempt());
     }
 
+    /** Its next time would come from the year -200: the run is the last, said in lastError, not a 400 at finish. */
+    @Test
+    void aRepeatThatLeavesTheYearsItCanWriteEndsWithItsRun() {
+        JobChanges series = JobChanges.NONE.withRepeat("SCHEDULED, -2000 YEARS, +2001 YEARS")
+                .withScheduledAt(Instant.parse("1800-01-01T00:00:00Z"));
+        engine.put("ancient", "ok", series);
+        Job succeeded = finish(acceptOne("ancient"), true);
+        assertEquals(JobState.FINISHED, succeeded.state());
+        assertEquals(JobResult.SUCCEEDED, succeeded.result());
+        assertTrue(succeeded.lastError().contains("leaves the supported time range"), succeeded.lastError());
+        assertTrue(succeeded.lastError().endsWith("the job repeats no more"), succeeded.lastError());
+
+        engine.put("ancient", "broken", series.withMaxAttempts(1));
+        Job failed = finish(acceptOne("ancient"), false);
+        assertEquals(JobState.FINISHED, failed.state());
+        assertEquals(JobResult.FAILED, failed.result());
+        assertTrue(failed.lastError().startsWith("it broke; then repeat"), failed.lastError());
+    }
+
+    /** The activity monitor ends such a series too, instead of failing its check for good. */
+    @Test
+    void aQuietRunOfARepeatThatLeavesTheYearsEndsTheSeries() {
+        engine.put("ancient", "quiet", JobChanges.NONE.withRepeat("SCHEDULED, -2000 YEARS, +2001 YEARS")
+                .withScheduledAt(Instant.parse("1800-01-01T00:00:00Z")).withMaxAttempts(1));
+        acceptOne("ancient");
+        activity.runOnce();
+        clock.advance(Duration.ofSeconds(31));
+        activity.runOnce();
+        Job ended = engine.get("ancient", "quiet").orElseThrow();
+        assertEquals(JobState.FINISHED, ended.state());
+        assertEquals(JobResult.FAILED, ended.result());
+        assertTrue(ended.lastError().startsWith("activity timeout"), ended.lastError());
+        assertTrue(ended.lastError().endsWith("the job repeats no more"), ended.lastError());
+    }
+
+    /**
+     * A repeat stored before the check at creation (or one its samples missed) that gives the same
+     * time again: the series ends instead of running back to back.
+     */
+    @Test
+    void aStoredRepeatThatStallsEndsTheSeries() {
+        engine.put("noon", "a", JobChanges.NONE.withRepeat("FINISHED, +1 HOUR"));
+        engine.runner().run(tx -> {
+            JobRecord r = JobIndex.load(tx, "noon", "a");
+            r.repeat = "FINISHED, START OF DAY, +12 HOURS"; // from 13:00, noon of the same day
+            JobIndex.save(tx, r, Times.micros(clock.instant()));
+            return null;
+        });
+        clock.advance(Duration.ofHours(3)); // 13:00
+        Job after = finish(acceptOne("noon"), true);
+        assertEquals(JobState.FINISHED, after.state());
+        assertEquals(JobResult.SUCCEEDED, after.result());
+        assertTrue(after.lastError().contains("gives 2026-11-21T12:00:00Z, not a later time"), after.lastError());
+    }
+
     /** A daily job due now, on the day's grid, whose failures retry 10 s later, three attempts a run. */
     private void addNightlyWithRetries() {
         engine.configureType("nightly", new TypeSettings(Duration.ofSeconds(30), 3, 2, 1,

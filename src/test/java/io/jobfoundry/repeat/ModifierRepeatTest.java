@@ -36,7 +36,12 @@ class ModifierRepeatTest {
     void aRepeatThatDoesNotAlwaysMoveForwardIsRefusedWithWhereItStalls() {
         for (String stalls : List.of("SCHEDULED, -1 SECOND", "SCHEDULED, +0 SECONDS", "FINISHED, -1 HOUR",
                 "SCHEDULED, START OF DAY", "FINISHED, START OF DAY, +12 HOURS", "FINISHED, START OF MONTH, +14 DAYS",
-                "FINISHED, WEEKDAY 1, START OF DAY, +6 HOURS", "STARTED, +1 SECOND, START OF DAY")) {
+                "FINISHED, WEEKDAY 1, START OF DAY, +6 HOURS", "STARTED, +1 SECOND, START OF DAY",
+                // Each stands still at a time it makes up itself: the last day of a month at 20:00,
+                // the 31st at 18:00, a year's last day at 23:00 (in a leap year and not).
+                "SCHEDULED, START OF MONTH, +1 MONTH, -1 DAY, +20 HOURS", "FINISHED, START OF MONTH, +30 DAYS, +18 HOURS",
+                "FINISHED, START OF YEAR, +365 DAYS, -1 HOUR", "FINISHED, START OF YEAR, +364 DAYS, +23 HOURS",
+                "FINISHED, +5 HOURS, +17 MINUTES, START OF DAY, +18.5 HOURS")) {
             Repeat repeat = Repeat.parse(stalls);
             RepeatStallException refused = assertThrows(RepeatStallException.class, repeat::requireProgress, stalls);
             assertFalse(refused.next().isAfter(refused.from()), stalls);
@@ -45,7 +50,8 @@ class ModifierRepeatTest {
         }
         for (String moves : List.of("FINISHED, +1 HOUR", "SCHEDULED, +1 HOUR", "DAILY", "WEEKLY",
                 "FINISHED, +1 DAY, START OF DAY, +4 HOURS", "FINISHED, +1 DAY, WEEKDAY 1, START OF DAY, +6 HOURS",
-                "SCHEDULED, +1 MONTH, START OF MONTH", "SCHEDULED, +1 SECOND", "CRON */15 * * * *")) {
+                "SCHEDULED, +1 MONTH, START OF MONTH", "SCHEDULED, +1 SECOND", "CRON */15 * * * *",
+                "SCHEDULED, +1 DAY, START OF MONTH, +1 MONTH, -1 DAY, +20 HOURS", "HOURLY", "SCHEDULED, +1 YEAR")) {
             Repeat repeat = Repeat.parse(moves);
             assertEquals(repeat, repeat.requireProgress(), moves);
         }
