@@ -486,8 +486,12 @@ public final class JobEngine {
             startedAt[0] = -1;
             JobRecord r = JobIndex.load(tx, type, id);
             JobResult outcome = succeeded ? JobResult.SUCCEEDED : JobResult.FAILED;
-            if (r != null && lease.equals(r.finishedLease) && (r.finishedAs == null || r.finishedAs == outcome)) {
-                return new Step(r.view(), null); // this finish, repeated: an earlier attempt ended the run
+            if (r != null && lease.equals(r.finishedLease) && (r.finishedAs == null || r.finishedAs == outcome)
+                    && r.state != JobState.RUNNING) {
+                // This finish, repeated (a worker's retry, or this transaction's after an unknown
+                // commit result): an earlier attempt ended the run. Once the job runs again, under
+                // another lease, the spent one is lost like any other.
+                return new Step(r.view(), null);
             }
             checkLease(r, type, id, lease);
             if (r.cancelRequested) {

@@ -116,8 +116,11 @@ class ProcessingResourceTest {
 
         // Added and accepted again: the old lease's failure must not pass for the new run's finish.
         Api.put(type, "s", "{}").statusCode(200);
+        Api.finish(type, "s", Api.succeeded(first)).statusCode(200).body("state", equalTo("pending"));
         String second = Api.acceptOne(type);
         Api.finish(type, "s", failed).statusCode(409).body("reason", equalTo("lease-lost"));
+        // Even the same finish: the job runs again, under the second lease.
+        Api.finish(type, "s", Api.succeeded(first)).statusCode(409).body("reason", equalTo("lease-lost"));
         Api.get(type, "s").body("state", equalTo("running")).body("lastError", nullValue());
         Api.finish(type, "s", Api.succeeded(second)).statusCode(200).body("state", equalTo("finished"));
     }

@@ -665,6 +665,25 @@ public abstract class JobEngineContract {
         assertEquals(0, after.attempt());
     }
 
+    /** A repeated finish is answered again until the next run starts; then its lease is lost like any other. */
+    @Test
+    void aSpentLeaseIsLostOnceTheNextRunOfTheSeriesStarts() {
+        engine.put("series", "a", JobChanges.NONE.withRepeat("FINISHED, +1 SECOND"));
+        LeasedJob first = acceptOne("series");
+        assertEquals(JobState.PENDING, finish(first, true).state());
+        assertEquals(JobState.PENDING, finish(first, true).state(), "the same finish, repeated, while pending");
+        clock.advance(Duration.ofSeconds(1));
+        waker.runOnce();
+        LeasedJob second = acceptOne("series");
+        HaltException lost = assertThrows(HaltException.class, () -> engine.finish("series", "a", first.lease(),
+                true, Change.to("{\"stale\":true}"), null));
+        assertEquals(HaltReason.LEASE_LOST, lost.reason());
+        Job running = engine.get("series", "a").orElseThrow();
+        assertEquals(JobState.RUNNING, running.state());
+        assertNull(running.data(), "the stale finish's data is not taken");
+        assertEquals(JobState.PENDING, finish(second, true).state());
+    }
+
     /** Its next time would come from the year -200: the run is the last, said in lastError, not a 400 at finish. */
     @Test
     void aRepeatThatLeavesTheYearsItCanWriteEndsWithItsRun() {
