@@ -26,8 +26,9 @@ public class PathParameterDocs implements OASFilter {
             case "type" -> parameter.description("The job type: 1-64 characters of [A-Za-z0-9._-], starting with a "
                     + "letter or digit; anything else is 400.")
                     .schema(string().pattern(TYPE_PATTERN).addExample("email"));
-            case "id" -> parameter.description("The job id: 1-256 characters, no '/' and no control characters, "
-                    + "percent-encoded as UTF-8 (';' as %3B); anything else is 400.")
+            case "id" -> parameter.description("The job id: 1-256 characters (at most 768 bytes of UTF-8), "
+                    + "no '/' and no control characters, not '.' or '..', percent-encoded as UTF-8 (';' as %3B); "
+                    + "anything else is 400.")
                     .schema(string().minLength(1).maxLength(256).addExample("welcome-42"));
             default -> {
                 // no other path parameters

@@ -34,9 +34,10 @@ public final class TypeNames {
      */
     public static void checkId(String id) {
         if (id == null || id.isEmpty() || !isText(id, MAX_ID_LENGTH) || id.indexOf('/') >= 0
-                || utf8Length(id) > MAX_ID_BYTES) {
+                || utf8Length(id) > MAX_ID_BYTES || id.equals(".") || id.equals("..")) {
+            // '.' and '..' would be path segments that URLs remove: no request could name the job.
             throw new InvalidJobRequestException("id", "an id is 1-" + MAX_ID_LENGTH + " characters, at most "
-                    + MAX_ID_BYTES + " bytes of UTF-8, without '/' or control characters");
+                    + MAX_ID_BYTES + " bytes of UTF-8, without '/' or control characters, and not '.' or '..'");
         }
     }
 

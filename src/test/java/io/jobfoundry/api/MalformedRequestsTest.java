@@ -509,6 +509,26 @@ class MalformedRequestsTest {
         }
     }
 
+    @Test
+    void anIdThatIsADotSegmentIsRefusedBeforeUrlsDropIt() throws Exception {
+        // Clients and Quarkus remove '.' and '..' segments: the request would reach another
+        // endpoint (the type's listing, a 405, a 404) instead of naming a job.
+        for (String request : List.of("GET /v1/jobs/" + T + "/%2E", "PUT /v1/jobs/" + T + "/.",
+                "PUT /v1/jobs/" + T + "/%2e%2E", "POST /v1/jobs/" + T + "/../finish", "DELETE /v1/jobs/" + T + "/%2E")) {
+            String answer = raw(request + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 2\r\nConnection: close\r\n\r\n{}");
+            assertEquals("HTTP/1.1 400", answer.substring(0, 12), request + " answered " + answer);
+            assertTrue(answer.toLowerCase(java.util.Locale.ROOT).contains("\r\ncontent-type: application/problem+json"),
+                    answer);
+            assertTrue(answer.contains("\"field\":\"id\""), answer);
+        }
+        // An id with dots in it is an id like any other.
+        Api.put(T, "a.b", "{}").statusCode(201);
+        Api.get(T, "a.b").statusCode(200);
+        String dots = raw("GET /v1/jobs/" + T + "/...%2E HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        assertEquals("HTTP/1.1 404", dots.substring(0, 12), dots);
+    }
+
     private static String raw(String request) throws Exception {
         try (Socket socket = new Socket("localhost", io.restassured.RestAssured.port)) {
             socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));

@@ -273,6 +273,8 @@ public abstract class JobEngineContract {
         assertThrows(InvalidJobRequestException.class, () -> add("bad type", "a"));
         assertThrows(InvalidJobRequestException.class, () -> add("email", "a/b"));
         assertThrows(InvalidJobRequestException.class, () -> add("email", "x".repeat(257)));
+        assertThrows(InvalidJobRequestException.class, () -> add("email", "."));
+        assertThrows(InvalidJobRequestException.class, () -> add("email", ".."));
         assertThrows(InvalidJobRequestException.class, () -> engine.put("email", "a", JobChanges.NONE.withMaxAttempts(0)));
         assertThrows(RepeatException.class, () -> engine.put("email", "a", JobChanges.NONE.withRepeat("FINISHED")));
         assertThrows(DataTooLargeException.class,
