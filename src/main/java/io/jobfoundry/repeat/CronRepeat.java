@@ -14,8 +14,12 @@ import java.util.Optional;
 
 /**
  * {@code CRON <minute> <hour> <day-of-month> <month> <day-of-week>}: a standard 5-field UNIX cron
- * expression (crontab(5): ranges, lists, steps, month and day names, 0 or 7 for Sunday, a day
- * matching either day field when both are restricted), evaluated in UTC by cron-utils.
+ * expression (crontab(5): ranges, lists, steps, month and day names, 0 or 7 for Sunday), evaluated
+ * in UTC by cron-utils. The two day fields combine as in crontab(5) (Vixie cron, cronie): when
+ * both are restricted, that is neither starts with {@code *}, a day matching either runs; otherwise
+ * a day must match both. cron-utils takes a step such as <code>*&#47;2</code> as a restriction and would
+ * answer <code>0 0 *&#47;2 * 1</code> with every odd day and every Monday, where cron runs odd-numbered
+ * Mondays; such an expression is evaluated here on its day-of-month with the day of week as a filter.
  *
  * <p>The next run is the first time the expression matches <em>strictly after both the
  * scheduled time and the finish time</em> of the last run. That is what a cron user expects:
@@ -39,12 +43,18 @@ public final class CronRepeat implements Repeat {
     private static final CronParser PARSER = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
     private static final ZonedDateTime EPOCH = Instant.EPOCH.atZone(ZoneOffset.UTC);
 
+    /** A day-of-week filter never runs longer than one Gregorian cycle of days. */
+    private static final int MAX_FILTERED_DAYS = 400 * 366;
+
     private final String expression;
     private final ExecutionTime executionTime;
+    /** When the day fields must both match (see above): the expression's day-of-week alone; else null. */
+    private final ExecutionTime weekdays;
 
-    private CronRepeat(String expression, ExecutionTime executionTime) {
+    private CronRepeat(String expression, ExecutionTime executionTime, ExecutionTime weekdays) {
         this.expression = expression;
         this.executionTime = executionTime;
+        this.weekdays = weekdays;
     }
 
     /**
@@ -56,11 +66,16 @@ public final class CronRepeat implements Repeat {
             throw new RepeatSyntaxException("a cron expression has exactly 5 fields", written, EXAMPLES);
         }
         String expression = String.join(" ", fields);
-        ExecutionTime executionTime;
+        String dayOfMonth = fields.get(2);
+        String dayOfWeek = fields.get(4);
+        boolean bothDays = !dayOfMonth.equals("*") && !dayOfWeek.equals("*")
+                && (dayOfMonth.startsWith("*") || dayOfWeek.startsWith("*"));
+        CronRepeat repeat;
         try {
-            Cron cron = PARSER.parse(expression);
-            cron.validate();
-            executionTime = ExecutionTime.forCron(cron);
+            repeat = bothDays
+                    ? new CronRepeat(expression, executionTime(String.join(" ", fields.subList(0, 4)) + " *"),
+                            executionTime(fields.get(0) + " " + fields.get(1) + " * " + fields.get(3) + " " + dayOfWeek))
+                    : new CronRepeat(expression, executionTime(expression), null);
         } catch (RuntimeException e) {
             // cron-utils reports bad input with unchecked exceptions of several kinds; all of
             // them mean the client's expression is wrong.
@@ -68,10 +83,33 @@ public final class CronRepeat implements Repeat {
         }
         // 0 0 30 2 * parses but never fires. Cron matches repeat with the 400-year Gregorian
         // cycle, so no next time after 1970 means none ever.
-        if (executionTime.nextExecution(EPOCH).isEmpty()) {
+        if (repeat.nextExecution(EPOCH).isEmpty()) {
             throw new RepeatSyntaxException("cron expression never fires", written, EXAMPLES);
         }
-        return new CronRepeat(expression, executionTime);
+        return repeat;
+    }
+
+    private static ExecutionTime executionTime(String expression) {
+        Cron cron = PARSER.parse(expression);
+        cron.validate();
+        return ExecutionTime.forCron(cron);
+    }
+
+    /** The first match strictly after {@code from}, with both day fields matching where crontab(5) asks for it. */
+    private Optional<ZonedDateTime> nextExecution(ZonedDateTime from) {
+        Optional<ZonedDateTime> next = executionTime.nextExecution(from);
+        if (weekdays == null) {
+            return next;
+        }
+        for (int days = 0; next.isPresent() && days < MAX_FILTERED_DAYS; days++) {
+            if (weekdays.isMatch(next.get())) {
+                return next;
+            }
+            // Not this day at all: the first match of the day-of-month from the next day on.
+            ZonedDateTime lastSecond = next.get().toLocalDate().plusDays(1).atStartOfDay(ZoneOffset.UTC).minusSeconds(1);
+            next = executionTime.nextExecution(lastSecond);
+        }
+        return Optional.empty();
     }
 
     /** The five fields, single-spaced and upper case, as in <code>*&#47;15 * * * *</code>. */
@@ -93,7 +131,7 @@ public final class CronRepeat implements Repeat {
             throw new RepeatRangeException(normalized(), from);
         }
         Optional<ZonedDateTime> next =
-                executionTime.nextExecution(Instant.ofEpochMilli(Timeline.toMillis(from)).atZone(ZoneOffset.UTC));
+                nextExecution(Instant.ofEpochMilli(Timeline.toMillis(from)).atZone(ZoneOffset.UTC));
         if (next.isEmpty() || !Timeline.contains(next.get().toInstant())) {
             throw new RepeatRangeException(normalized(), from);
         }

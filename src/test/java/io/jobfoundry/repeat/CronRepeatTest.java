@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.DayOfWeek;
 import java.time.Instant;
+import java.util.List;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +59,26 @@ class CronRepeatTest {
         assertEquals(DayOfWeek.FRIDAY, next.atZone(ZoneOffset.UTC).getDayOfWeek());
         Instant feb = Instant.parse("2027-03-01T00:00:00Z");
         assertEquals(Instant.parse("2028-02-29T00:00:00Z"), Repeat.parse("CRON 0 0 29 2 *").next(feb, feb, feb));
+    }
+
+    /** crontab(5): a day field that starts with '*' is no restriction, so both fields must match. */
+    @Test
+    void aDayFieldStartingWithAStarMakesBothDayFieldsCount() {
+        Instant saturday = Instant.parse("2026-11-21T10:00:00Z");
+        // Odd-numbered Mondays: the 23rd, then 7 and 21 December (not the 25th, an odd Wednesday).
+        assertEquals(List.of(Instant.parse("2026-11-23T00:00:00Z"), Instant.parse("2026-12-07T00:00:00Z"),
+                Instant.parse("2026-12-21T00:00:00Z")), runs("CRON 0 0 */2 * 1", saturday, 3));
+        // The first of a month that is a Sunday, Tuesday, Thursday or Saturday: 1 December 2026 is a Tuesday.
+        assertEquals(List.of(Instant.parse("2026-12-01T00:00:00Z"), Instant.parse("2027-04-01T00:00:00Z")),
+                runs("CRON 0 0 1 * */2", saturday, 2));
+        // Days 1, 11, 21, 31 that are Mondays: 21 December is the first.
+        assertEquals(Instant.parse("2026-12-21T00:00:00Z"), runs("CRON 0 0 */10 * MON", saturday, 1).get(0));
+        // A plain star is no restriction either way: every Monday.
+        assertEquals(Instant.parse("2026-11-30T00:00:00Z"), runs("CRON 0 0 * * 1", saturday, 2).get(1));
+    }
+
+    private static List<Instant> runs(String repeat, Instant from, int count) {
+        return RepeatPreview.upcoming(Repeat.parse(repeat), from, from, from, count);
     }
 
     @Test
