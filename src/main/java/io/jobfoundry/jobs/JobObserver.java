@@ -21,7 +21,7 @@ public interface JobObserver {
     default void finished(String type, boolean succeeded, Duration ran) {
     }
 
-    /** The activity monitor put {@code jobs} running jobs whose processor went quiet back to pending. */
+    /** The activity monitor took back {@code jobs} running jobs whose processor went quiet (retried, or ended). */
     default void requeued(String type, int jobs) {
     }
 

@@ -55,7 +55,7 @@ public final class MicrometerJobObserver implements JobObserver {
             succeeded = finished(type, "succeeded");
             failed = finished(type, "failed");
             requeued = Counter.builder("jobfoundry.jobs.requeued")
-                    .description("Running jobs put back to pending because their processor went quiet")
+                    .description("Running jobs taken back because their processor went quiet (retried, or ended when out of attempts)")
                     .tag("type", type).register(registry);
             waited = Timer.builder("jobfoundry.jobs.wait")
                     .description("From a job's due time to its start by a worker")

@@ -87,10 +87,11 @@ public class Monitors {
         activityThread.schedule(this::activityRound, next.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Re-enqueues the jobs of processors that went quiet, with one line per type. */
+    /** Takes back the jobs of processors that went quiet, with one line per type. */
     void activity() {
         for (Map.Entry<String, Integer> requeued : activity.runOnce().entrySet()) {
-            LOG.infof("activity monitor: re-enqueued %d job(s) of type %s whose processor went quiet",
+            // Taken back: retried, or ended when out of attempts, cancelled or at the end of a series.
+            LOG.infof("activity monitor: took back %d job(s) of type %s whose processor went quiet",
                     requeued.getValue(), requeued.getKey());
         }
     }

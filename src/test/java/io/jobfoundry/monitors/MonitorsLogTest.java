@@ -76,9 +76,9 @@ class MonitorsLogTest {
         monitors.activity();
         List<String> lines = info();
         assertEquals(2, lines.size(), lines.toString());
-        assertTrue(lines.contains("activity monitor: re-enqueued 2 job(s) of type email whose processor went quiet"),
+        assertTrue(lines.contains("activity monitor: took back 2 job(s) of type email whose processor went quiet"),
                 lines.toString());
-        assertTrue(lines.contains("activity monitor: re-enqueued 1 job(s) of type sms whose processor went quiet"),
+        assertTrue(lines.contains("activity monitor: took back 1 job(s) of type sms whose processor went quiet"),
                 lines.toString());
 
         log.clear();
