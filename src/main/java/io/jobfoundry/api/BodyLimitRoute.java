@@ -1,64 +1,115 @@
 package io.jobfoundry.api;
 
 import io.quarkus.vertx.http.runtime.RouteConstants;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 /**
  * Holds request bodies to {@code jobfoundry.api.max-body-size}, answering a larger one with a
  * problem document; it runs just before Quarkus' own limit, which would answer with an empty 413.
- * A body whose {@code Content-Length} is over the limit is refused before it is read. A body
- * without one (chunked, or HTTP/2) is read here, counted as it arrives, and refused the moment it
- * passes the limit ({@link HttpFailureRoute} answers the failure). Left to the REST layer, such a
- * body was read on a worker thread up to Quarkus' limit (10 MiB), whose cut-off surfaced as an
- * {@link java.io.IOException} that looked like a bug.
+ * A body whose {@code Content-Length} is over the limit is refused before it is read. A chunked
+ * HTTP/1.1 body is read here, counted as it arrives, refused the moment it passes the limit, and
+ * otherwise handed to the REST layer whole ({@link RoutingContext#setBody}). Left to the REST
+ * layer, such a body was read up to Quarkus' limit (10 MiB), whose cut-off surfaced as an
+ * {@link java.io.IOException} that looked like a bug. (HTTP/2 bodies without a length stay with
+ * the REST layer, which counts them once read: {@link RequestBodies}.)
  */
 @ApplicationScoped
 class BodyLimitRoute {
 
+    /** How long a refused body may still be read and dropped before its connection is closed. */
+    static final long LINGER_MILLIS = 2_000;
+
     void install(@Observes Router router, RequestBodies bodies) {
         long limit = bodies.limit();
         String problem = Problems.json(Problems.bodyTooLarge(limit));
-        // The REST layer takes a body this handler has read as it is (RoutingContext#body).
-        BodyHandler counted = BodyHandler.create(false).setBodyLimit(limit);
         router.route().order(RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1).handler(ctx -> {
-            String length = ctx.request().getHeader(HttpHeaders.CONTENT_LENGTH);
-            if (length == null) {
-                counted.handle(ctx); // passes on at once when there is no body at all
-            } else if (isOver(length, limit)) {
-                refuse(ctx, problem);
+            HttpServerRequest request = ctx.request();
+            String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+            if (length != null) {
+                if (isOver(length, limit)) {
+                    refuse(ctx, problem);
+                } else {
+                    ctx.next();
+                }
+            } else if (request.version() != HttpVersion.HTTP_2 && request.headers().contains(HttpHeaders.TRANSFER_ENCODING)
+                    && !request.isEnded()) {
+                readCounted(ctx, limit, problem);
             } else {
-                ctx.next();
+                ctx.next(); // no body, or HTTP/2's
             }
         });
     }
 
+    /** Reads a chunked body, refusing it once it passes {@code limit}; then the REST layer takes it. */
+    private static void readCounted(RoutingContext ctx, long limit, String problem) {
+        HttpServerRequest request = ctx.request();
+        Buffer body = Buffer.buffer();
+        request.handler(chunk -> {
+            if (body.length() + (long) chunk.length() > limit) {
+                refuse(ctx, problem); // takes the request's handlers over
+            } else {
+                body.appendBuffer(chunk);
+            }
+        });
+        request.endHandler(end -> {
+            ctx.setBody(body); // even an empty one: the REST layer must not wait for it again
+            ctx.next();
+        });
+        request.exceptionHandler(e -> {
+            if (!(e instanceof HttpClosedException)) { // a client that went away is owed nothing
+                ctx.fail(400, e); // a malformed chunk
+            }
+        });
+        if ("100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))) {
+            ctx.response().writeContinue();
+            request.headers().remove(HttpHeaders.EXPECT); // answered: the REST layer must not answer it again
+        }
+        request.resume();
+    }
+
     /**
-     * Answers {@code 413} with {@code problem} and, on HTTP/1.x, closes the connection once the
-     * answer is out: the rest of the body is never read, so the connection cannot carry another
-     * request, and a client that writes its whole body before it reads would otherwise block for
-     * good against a paused connection. (On HTTP/2 the answer ends the stream alone.)
+     * Answers {@code 413} with {@code problem}. On HTTP/1.x the connection is closed afterwards
+     * (the answer says so): the rest of the body is never used, so the connection cannot carry
+     * another request. It is closed when the body has ended, or after {@value #LINGER_MILLIS} ms,
+     * and what still arrives meanwhile is read and dropped, as nginx's lingering close does:
+     * closing on unread bytes would make TCP reset the connection, and a client still writing its
+     * body could lose the answer with it; left paused, such a client would block for good. (On
+     * HTTP/2 the answer ends the stream alone.)
      */
     static void refuse(RoutingContext ctx, String problem) {
         HttpServerRequest request = ctx.request();
-        boolean http1 = request.version() != HttpVersion.HTTP_2;
         HttpServerResponse response = ctx.response().setStatusCode(413)
                 .putHeader(HttpHeaders.CONTENT_TYPE, Problems.MEDIA_TYPE);
-        if (http1) {
-            response.putHeader(HttpHeaders.CONNECTION, "close");
+        if (request.version() == HttpVersion.HTTP_2) {
+            response.end(problem);
+            return;
         }
-        response.end(problem).onComplete(sent -> {
-            if (http1) {
-                request.connection().close();
-            }
+        response.putHeader(HttpHeaders.CONNECTION, "close");
+        Future<Void> sent = response.end(problem);
+        Runnable close = () -> sent.onComplete(done -> request.connection().close());
+        if (request.isEnded()) {
+            close.run();
+            return;
+        }
+        long timer = ctx.vertx().setTimer(LINGER_MILLIS, fired -> close.run());
+        request.handler(dropped -> {
         });
+        request.exceptionHandler(closed -> ctx.vertx().cancelTimer(timer));
+        request.endHandler(end -> {
+            ctx.vertx().cancelTimer(timer);
+            close.run();
+        });
+        request.resume();
     }
 
     private static boolean isOver(String length, long limit) {

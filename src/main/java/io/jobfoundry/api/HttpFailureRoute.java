@@ -13,8 +13,7 @@ import jakarta.ws.rs.core.Response;
  * valid {@code Host} header — fail their routing context with a 4xx, which Quarkus' last-resort
  * handler answers with an error page ("500 - Internal Server Error", or JSON with a stack trace)
  * under the 4xx status. This failure handler, registered ahead of it, answers them as problem
- * documents like every other error of the API; a {@code 413} from {@link BodyLimitRoute} gets the
- * API's own body-too-large problem. A 5xx, or an answer already begun, goes on to
+ * documents like every other error of the API. A 5xx, or an answer already begun, goes on to
  * Quarkus, which logs it.
  *
  * <p>Not reached: what is refused before the router exists for the request. Netty's decoder answers
@@ -24,24 +23,18 @@ import jakarta.ws.rs.core.Response;
 @ApplicationScoped
 class HttpFailureRoute {
 
-    void install(@Observes Router router, RequestBodies bodies) {
-        String tooLarge = Problems.json(Problems.bodyTooLarge(bodies.limit()));
-        router.route().order(Integer.MIN_VALUE).failureHandler(ctx -> answer(ctx, tooLarge));
+    void install(@Observes Router router) {
+        router.route().order(Integer.MIN_VALUE).failureHandler(HttpFailureRoute::answer);
     }
 
-    private static void answer(RoutingContext ctx, String tooLarge) {
+    private static void answer(RoutingContext ctx) {
         if (ctx.failure() instanceof HttpClosedException && ctx.response().ended()) {
-            // The client went away after its answer was sent, typically the connection a 413
-            // closed while the body was still arriving: nobody is left to tell, and nothing broke.
+            // The client went away after its answer was sent: nobody is left to tell, and nothing broke.
             return;
         }
         int status = ctx.statusCode();
         if (status < 400 || status > 499 || ctx.response().headWritten()) {
             ctx.next();
-            return;
-        }
-        if (status == 413) { // BodyLimitRoute counted a body without a length past the limit
-            BodyLimitRoute.refuse(ctx, tooLarge);
             return;
         }
         Response.StatusType type = Response.Status.fromStatusCode(status);
