@@ -134,8 +134,10 @@ final class AcceptAttempt {
             for (List<LeasedJob> handed : batch.jobs()) {
                 for (LeasedJob leased : handed) {
                     Job job = leased.job();
-                    observer.accepted(job.type(),
-                            Times.elapsedForMetrics(Times.micros(job.scheduledAt()), Times.micros(job.startedAt())));
+                    // A job cannot have waited before it existed: one made with a scheduledAt in
+                    // the past (valid back to the year 0000) has waited since it was made.
+                    Instant due = job.scheduledAt().isAfter(job.createdAt()) ? job.scheduledAt() : job.createdAt();
+                    observer.accepted(job.type(), Times.elapsedForMetrics(Times.micros(due), Times.micros(job.startedAt())));
                 }
             }
         } catch (RuntimeException e) {

@@ -480,17 +480,18 @@ public final class JobEngine {
         checkData(type, id, data);
         String lastError = error == null ? null : truncate(error, 4096);
         long now = now();
+        String nonce = Tokens.next();
         double jitter = ThreadLocalRandom.current().nextDouble();
         long[] startedAt = new long[1];
         return runner.runAsync(tx -> {
             startedAt[0] = -1;
             JobRecord r = JobIndex.load(tx, type, id);
             JobResult outcome = succeeded ? JobResult.SUCCEEDED : JobResult.FAILED;
-            if (r != null && lease.equals(r.finishedLease) && (r.finishedAs == null || r.finishedAs == outcome)
-                    && r.state != JobState.RUNNING) {
-                // This finish, repeated (a worker's retry, or this transaction's after an unknown
-                // commit result): an earlier attempt ended the run. Once the job runs again, under
-                // another lease, the spent one is lost like any other.
+            if (r != null && lease.equals(r.finishedLease) && (nonce.equals(r.finishedBy)
+                    || ((r.finishedAs == null || r.finishedAs == outcome) && r.state != JobState.RUNNING))) {
+                // This call's own earlier attempt ended the run (its commit result was unknown),
+                // whatever happened since; or a worker repeats its finish, which is answered alike
+                // until the job runs again under another lease: then the spent one is lost.
                 return new Step(r.view(), null);
             }
             checkLease(r, type, id, lease);
@@ -501,6 +502,7 @@ public final class JobEngine {
             JobIndex.stopRunning(tx, r);
             r.finishedLease = lease;
             r.finishedAs = outcome;
+            r.finishedBy = nonce;
             r.data = data.orElse(r.data);
             r.finishedAt = now;
             if (succeeded) {
@@ -520,7 +522,11 @@ public final class JobEngine {
             return new Step(r.view(), null);
         }, Sync.ON_COMMIT).thenApply(step -> {
             if (startedAt[0] >= 0) {
-                observer.finished(type, succeeded, Times.elapsedForMetrics(startedAt[0], now));
+                try {
+                    observer.finished(type, succeeded, Times.elapsedForMetrics(startedAt[0], now));
+                } catch (RuntimeException e) {
+                    LOG.error("reporting a finish to the metrics failed; the finish stands", e); // it committed
+                }
             }
             return step.orHalt(type, id);
         });
@@ -658,6 +664,7 @@ public final class JobEngine {
      */
     private static Step endCancelled(KvTransaction tx, JobRecord r, long now) {
         r.finishedLease = r.lease;
+        r.finishedBy = null; // no finish call ended this run
         r.finishedAs = JobResult.CANCELLED;
         JobIndex.stopRunning(tx, r);
         r.cancelRequested = false;

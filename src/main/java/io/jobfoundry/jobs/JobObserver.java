@@ -13,7 +13,7 @@ public interface JobObserver {
     JobObserver NONE = new JobObserver() {
     };
 
-    /** A job started running; {@code waited} is from its due time to its start. */
+    /** A job started running; {@code waited} is from its due time, or its creation if later, to its start. */
     default void accepted(String type, Duration waited) {
     }
 

@@ -67,6 +67,12 @@ final class JobRecord {
      * time for the next run is kept in it.
      */
     Long runScheduledAt;
+    /**
+     * The nonce of the finish call that ended the last run, so that the call's own retried attempt
+     * (after an unknown commit result) is answered as the first even if the job was accepted
+     * again in between. Null in a record written before it was kept.
+     */
+    String finishedBy;
     /** Complete when read; {@code null} when not running. */
     Versionstamp activity;
 
@@ -113,7 +119,7 @@ final class JobRecord {
 
     /** The fields after the activity stamp, added since: absent in records of earlier releases. */
     private Tuple tail() {
-        return Tuple.from(finishedAs == null ? null : (long) finishedAs.ordinal(), runScheduledAt);
+        return Tuple.from(finishedAs == null ? null : (long) finishedAs.ordinal(), runScheduledAt, finishedBy);
     }
 
     /** The record with its current (complete or absent) activity stamp. */
@@ -160,6 +166,9 @@ final class JobRecord {
         if (t.size() > 25) { // written by a release that keeps them
             r.finishedAs = t.get(25) == null ? null : JobResult.values()[(int) t.getLong(25)];
             r.runScheduledAt = (Long) t.get(26);
+        }
+        if (t.size() > 27) {
+            r.finishedBy = t.getString(27);
         }
         return r;
     }

@@ -6,7 +6,8 @@ import java.time.Instant;
 /** The engine keeps times as microseconds since the epoch: exact in tuples, ordered in keys. */
 final class Times {
 
-    private static final Duration MAX_FOR_METRICS = Duration.ofNanos(Long.MAX_VALUE);
+    /** The longest duration a metric records: far beyond any real wait or run. */
+    static final Duration MAX_FOR_METRICS = Duration.ofDays(3650);
 
     private Times() {
     }
@@ -20,16 +21,16 @@ final class Times {
     }
 
     /**
-     * The time from {@code fromMicros} to {@code toMicros} for a metric: at least zero and at most
-     * what a {@link Duration} of nanoseconds holds (292 years), which is what timers record. A job
-     * may be due in the year 1700, and a {@code scheduledAt} that old is valid.
+     * The time from {@code fromMicros} to {@code toMicros} for a metric: at least zero, and at
+     * most {@link #MAX_FOR_METRICS}. A timer adds every duration to a running sum of nanoseconds,
+     * which a few durations of centuries would overflow for good.
      */
     static Duration elapsedForMetrics(long fromMicros, long toMicros) {
         long micros = toMicros - fromMicros; // both lie within the years 0000–9999: no overflow
         if (micros <= 0) {
             return Duration.ZERO;
         }
-        return micros >= Long.MAX_VALUE / 1_000 ? MAX_FOR_METRICS : Duration.ofNanos(micros * 1_000);
+        return micros >= MAX_FOR_METRICS.toNanos() / 1_000 ? MAX_FOR_METRICS : Duration.ofNanos(micros * 1_000);
     }
 
     static Instant instantOrNull(Long micros) {

@@ -58,7 +58,7 @@ public final class MicrometerJobObserver implements JobObserver {
                     .description("Running jobs taken back because their processor went quiet (retried, or ended when out of attempts)")
                     .tag("type", type).register(registry);
             waited = Timer.builder("jobfoundry.jobs.wait")
-                    .description("From a job's due time to its start by a worker")
+                    .description("From a job's due time (or its creation, if later) to its start by a worker")
                     .tag("type", type).serviceLevelObjectives(JOB_TIMES).register(registry);
             ranSucceeded = run(type, "succeeded");
             ranFailed = run(type, "failed");

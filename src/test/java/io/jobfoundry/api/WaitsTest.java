@@ -69,6 +69,14 @@ class WaitsTest {
         HttpResponse<String> answer = accept.get(20, TimeUnit.SECONDS);
         assertEquals(200, answer.statusCode(), answer.body());
         assertEquals("b", JSON.readTree(answer.body()).get(0).get("id").asText());
+
+        // Both waited from their creation, moments ago, not for centuries: the wait metric's sum,
+        // which would overflow, stays a few seconds at most.
+        String metrics = io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String sum = metrics.lines().filter(line -> line.startsWith("jobfoundry_jobs_wait_seconds_sum{")
+                && line.contains("type=\"" + type + "\"")).findFirst().orElseThrow();
+        double seconds = Double.parseDouble(sum.substring(sum.lastIndexOf(' ') + 1));
+        assertTrue(seconds >= 0 && seconds < 60, sum);
     }
 
     @Test

@@ -32,7 +32,23 @@ class JobRecordTest {
         assertEquals("lease-1", r.finishedLease);
         assertNull(r.finishedAs, "not kept then");
         assertNull(r.runScheduledAt);
+        assertNull(r.finishedBy);
         assertNull(r.activity);
+    }
+
+    @Test
+    void aRecordOfTheReleaseBeforeTheFinishNonceDecodesWithoutIt() {
+        JobRecord r = running();
+        r.finishedAs = JobResult.FAILED;
+        r.runScheduledAt = 3L;
+        Tuple written = Tuple.fromBytes(r.encode());
+        byte[] stored = Tuple.fromList(written.getItems().subList(0, 27)).pack();
+
+        JobRecord back = JobRecord.decode("email", "a", stored);
+
+        assertEquals(JobResult.FAILED, back.finishedAs);
+        assertEquals(3L, back.runScheduledAt);
+        assertNull(back.finishedBy);
     }
 
     /**
@@ -58,12 +74,14 @@ class JobRecordTest {
         r.finishedLease = "lease-2";
         r.finishedAs = JobResult.FAILED;
         r.runScheduledAt = 3L;
+        r.finishedBy = "nonce-1";
         r.lastError = "boom";
 
         JobRecord back = JobRecord.decode("email", "a", r.encode());
 
         assertEquals(JobResult.FAILED, back.finishedAs);
         assertEquals(3L, back.runScheduledAt);
+        assertEquals("nonce-1", back.finishedBy);
         assertEquals("lease-2", back.finishedLease);
         assertEquals(r.activity, back.activity);
         assertEquals(r.view(), back.view());

@@ -1,0 +1,90 @@
+package io.jobfoundry.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.RetryableStoreException;
+import io.jobfoundry.kv.Sync;
+import io.jobfoundry.kv.TransactionBody;
+import io.jobfoundry.kv.TransactionRunner;
+import io.jobfoundry.kv.embedded.EmbeddedOptions;
+import io.jobfoundry.kv.embedded.EmbeddedStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A finish whose commit result was unknown runs again; if its job was accepted again in between
+ * (resubmitted, it was due at once), the retry must still recognize its own finish rather than
+ * tell the worker its lease was lost.
+ */
+class FinishRetryTest {
+
+    @TempDir
+    Path folder;
+
+    private EmbeddedStore embedded;
+    private final AtomicReference<Runnable> afterNextCommit = new AtomicReference<>();
+    private JobEngine engine;
+
+    @BeforeEach
+    void start() {
+        embedded = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")));
+        KvStore store = new KvStore() {
+            @Override
+            public <T> T runOnce(TransactionBody<T> body, Duration timeout) {
+                return runOnce(body, timeout, Sync.ON_COMMIT);
+            }
+
+            @Override
+            public <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
+                T result = embedded.runOnce(body, timeout, sync);
+                Runnable hook = afterNextCommit.getAndSet(null);
+                if (hook != null) {
+                    hook.run();
+                    throw new RetryableStoreException(RetryableStoreException.Reason.COMMIT_UNKNOWN, "test", null);
+                }
+                return result;
+            }
+
+            @Override
+            public String describe() {
+                return "commit-unknown-once:" + embedded.describe();
+            }
+
+            @Override
+            public void close() {
+                embedded.close();
+            }
+        };
+        engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT),
+                new MutableClock(Instant.parse("2026-11-21T10:00:00Z")), EngineOptions.DEFAULT);
+    }
+
+    @AfterEach
+    void stop() {
+        embedded.close();
+    }
+
+    @Test
+    void aFinishRetriedAfterAnUnknownCommitIsItsOwnEvenIfTheJobRanAgainMeanwhile() {
+        engine.put("t", "a", JobChanges.NONE);
+        LeasedJob first = engine.accept(new AcceptRequest(List.of("t"), 1, null, "w1")).get(0);
+        engine.resubmit("t", "a", null, first.lease()); // runs again as soon as this run ends
+        AtomicReference<LeasedJob> second = new AtomicReference<>();
+        afterNextCommit.set(() -> second.set(engine.accept(new AcceptRequest(List.of("t"), 1, null, "w2")).get(0)));
+
+        Job answered = engine.finish("t", "a", first.lease(), true, Change.to("{\"done\":1}"), null);
+
+        assertEquals("a", second.get().job().id(), "the job was accepted again before the finish's retry");
+        assertEquals(JobState.RUNNING, answered.state(), "the job as it is now, not a halt");
+        assertEquals("{\"done\":1}", answered.data());
+    }
+}
