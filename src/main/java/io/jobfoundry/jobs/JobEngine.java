@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -180,8 +181,15 @@ public final class JobEngine {
         }
         switch (r.state) {
             case PENDING -> {
-                JobIndex.unplace(tx, r);
+                byte[] before = r.encode();
                 apply(r, valid);
+                if (Arrays.equals(before, r.encode())) {
+                    // The same job again (a client's retried PUT): nothing to write, no event, no
+                    // new updatedAt, nobody to wake.
+                    return new Added(r.view(), false);
+                }
+                JobIndex.unplace(tx, JobRecord.decode(type, id, before));
+                r.due = false;
                 JobIndex.place(tx, r, now, announce);
             }
             case RUNNING -> {

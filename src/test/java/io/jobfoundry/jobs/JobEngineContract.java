@@ -268,6 +268,21 @@ public abstract class JobEngineContract {
         assertEquals(new Counts(0, 0, 0, 0, 0, 0), engine.type("email").orElseThrow().counts());
     }
 
+    /** A PUT that changes nothing (a client's retry) writes nothing: same revision, same updatedAt. */
+    @Test
+    void addingAPendingJobAgainUnchangedWritesNothing() {
+        JobChanges same = JobChanges.NONE.withData("{\"n\":1}").withScheduledAt(START.plusSeconds(60));
+        Job first = engine.put("email", "a", same).job();
+        clock.advance(Duration.ofSeconds(5));
+        Job again = engine.put("email", "a", same).job();
+        assertEquals(first, again, "the same revision and updatedAt, 5 s later");
+        Job changed = engine.put("email", "a", same.withData("{\"n\":2}")).job();
+        assertNotEquals(first.revision(), changed.revision());
+        assertEquals(START.plusSeconds(5), changed.updatedAt());
+        assertEquals(START.plusSeconds(60), changed.scheduledAt());
+        assertEquals(1, engine.type("email").orElseThrow().counts().pending(), "still once in the index");
+    }
+
     @Test
     void badNamesAndValuesAreRefusedBeforeAnythingChanges() {
         assertThrows(InvalidJobRequestException.class, () -> add("bad type", "a"));
