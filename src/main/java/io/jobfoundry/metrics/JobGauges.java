@@ -17,7 +17,8 @@ import org.jboss.logging.Logger;
  * {@code jobfoundry.jobs{type, state}}: jobs per type and state, from the per-type counters the
  * engine keeps in the same transactions as the jobs — one small read per type, never a scan of
  * the jobs. A scrape refreshes them at most once per {@code maxAge}; a type's gauges appear at the
- * first refresh that sees it.
+ * first refresh that sees it. {@code jobfoundry.job.types}, the number of types, is there from the
+ * start, so that a scrape refreshes even when no type had gauges yet (a new store).
  */
 public final class JobGauges implements MeterBinder {
 
@@ -41,7 +42,14 @@ public final class JobGauges implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         this.registry = registry;
+        Gauge.builder("jobfoundry.job.types", this, JobGauges::types)
+                .description("Job types the store knows").register(registry);
         refresh();
+    }
+
+    private double types() {
+        refreshIfStale();
+        return registered.size();
     }
 
     /** Reads every type's counters now and registers the gauges of types not seen before. */
@@ -66,10 +74,14 @@ public final class JobGauges implements MeterBinder {
                 .tags("type", type, "state", state).register(registry));
     }
 
-    private double current(String type, ToLongFunction<Counts> value) {
+    private void refreshIfStale() {
         if (System.nanoTime() - refreshedAt > maxAge.toNanos()) {
             refresh();
         }
+    }
+
+    private double current(String type, ToLongFunction<Counts> value) {
+        refreshIfStale();
         Counts now = counts.get(type);
         return now == null ? 0 : value.applyAsLong(now);
     }

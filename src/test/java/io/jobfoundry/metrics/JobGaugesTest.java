@@ -1,0 +1,50 @@
+package io.jobfoundry.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.jobfoundry.jobs.EngineOptions;
+import io.jobfoundry.jobs.JobChanges;
+import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.TransactionRunner;
+import io.jobfoundry.kv.embedded.EmbeddedOptions;
+import io.jobfoundry.kv.embedded.EmbeddedStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JobGaugesTest {
+
+    @TempDir
+    Path folder;
+
+    /** A scrape reads every meter: the types gauge alone must bring in types made after startup. */
+    @Test
+    void aTypeMadeAfterStartingOnANewStoreGetsItsGauges() {
+        try (EmbeddedStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")))) {
+            JobEngine engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(),
+                    EngineOptions.DEFAULT);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new JobGauges(engine, Duration.ZERO).bindTo(registry);
+            assertNull(registry.find("jobfoundry.jobs").gauge(), "no types yet");
+
+            engine.put("fresh", "a", JobChanges.NONE);
+            scrape(registry);
+
+            Gauge pending = registry.find("jobfoundry.jobs").tags("type", "fresh", "state", "pending").gauge();
+            assertNotNull(pending, "the new type's gauges");
+            assertEquals(1, pending.value());
+            assertEquals(1, registry.find("jobfoundry.job.types").gauge().value());
+        }
+    }
+
+    private static void scrape(SimpleMeterRegistry registry) {
+        registry.getMeters().forEach(meter -> meter.measure().forEach(measurement -> measurement.getValue()));
+    }
+}
