@@ -27,6 +27,8 @@ public final class JobWaits implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final ConcurrentHashMap<DispatchKey, AcceptDispatcher> dispatchers = new ConcurrentHashMap<>();
     private final Set<Subscription> subscriptions = ConcurrentHashMap.newKeySet();
+    /** How to answer each waitFor under way at once, for a shutdown. */
+    private final Set<Runnable> waitingFor = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     private record DispatchKey(List<String> types, Instant maxScheduledAt) {
@@ -40,13 +42,12 @@ public final class JobWaits implements AutoCloseable {
 
     /** Accept, waiting up to {@code wait} for a job if none is due now ({@link Duration#ZERO}: answer at once). */
     public CompletionStage<List<LeasedJob>> accept(AcceptRequest request, Duration wait) {
-        if (closed) {
-            return CompletableFuture.completedFuture(List.of());
-        }
         long asked = System.nanoTime();
         CompletableFuture<List<LeasedJob>> answer;
-        if (wait.isZero() || wait.isNegative()) {
-            // Nothing to wait for: one transaction, straight from the caller, not the waits pool.
+        if (closed || wait.isZero() || wait.isNegative()) {
+            // Nothing to wait for, or no more waiting (a shutdown, whose delay may last seconds
+            // while jobs fall due: they are still handed out, only nobody is kept waiting): one
+            // transaction, straight from the caller, not the waits pool.
             answer = engine.acceptAsync(request);
         } else {
             // Queued under the map's lock, so that an idle dispatcher is never let go with a waiter in it.
@@ -124,14 +125,23 @@ public final class JobWaits implements AutoCloseable {
     /** The job once it is in {@code state}, or as it is when {@code timeout} ends. */
     public CompletionStage<Job> waitFor(String type, String id, JobState state, Duration timeout) {
         CompletableFuture<Job> result = new CompletableFuture<>();
-        var deadline = timer.schedule(() -> executor.execute(() -> {
+        Runnable answerNow = () -> executor.execute(() -> {
             try {
                 result.complete(engine.get(type, id).orElseThrow(() -> new JobNotFoundException(type, id)));
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }
-        }), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        result.whenComplete((job, failure) -> deadline.cancel(false));
+        });
+        var deadline = timer.schedule(answerNow, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        // A shutdown answers it as its timeout would, so that it does not hold the server up.
+        waitingFor.add(answerNow);
+        result.whenComplete((job, failure) -> {
+            deadline.cancel(false);
+            waitingFor.remove(answerNow);
+        });
+        if (closed) {
+            answerNow.run();
+        }
         WatchBackoff backoff = WatchBackoff.quiet("waitFor " + type + "/" + id);
         executor.execute(() -> watchUntil(type, id, state, result, backoff));
         return result;
@@ -259,11 +269,12 @@ public final class JobWaits implements AutoCloseable {
         return dispatchers.values().stream().mapToInt(AcceptDispatcher::waiting).sum();
     }
 
-    /** Shutdown: every blocked accept answers with no job, every subscription ends. */
+    /** Shutdown: every blocked accept answers with no job, every waitFor with the job as it is, every subscription ends. */
     @Override
     public void close() {
         closed = true;
         dispatchers.values().forEach(AcceptDispatcher::close);
+        waitingFor.forEach(Runnable::run);
         subscriptions.forEach(Subscription::cancel);
     }
 }

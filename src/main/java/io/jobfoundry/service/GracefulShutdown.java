@@ -11,9 +11,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
- * SIGTERM, in order: (1) stop waiting — every blocked accept answers {@code 204} and every event
- * stream ends, so no worker hangs on a dying replica and the HTTP server is not held up by
- * long-polls; new accepts answer {@code 204} at once; (2) the HTTP server refuses new requests and
+ * SIGTERM, in order: (1) stop waiting — every blocked accept answers {@code 204}, every
+ * {@code waitFor} answers the job as it is (as at its timeout) and every event stream ends, so no
+ * worker hangs on a dying replica and the HTTP server is not held up by long-polls; new ones
+ * answer at once, an accept with the jobs due then (while the shutdown delay lets load balancers
+ * catch up, work still goes out); (2) the HTTP server refuses new requests and
  * lets in-flight ones, and so their transactions, finish ({@code quarkus.shutdown.timeout});
  * (3) the store is closed (its committer completes the batch under way) when its bean is disposed.
  *
@@ -53,7 +55,8 @@ public class GracefulShutdown {
             int waiting = waits.waitingAccepts();
             waits.close();
             dueTimer.close();
-            LOG.infof("shutting down: answered %d waiting accept(s) with no job, ended event streams", waiting);
+            LOG.infof("shutting down: answered %d waiting accept(s) with no job and every waitFor with the job "
+                    + "as it is, ended event streams", waiting);
         }
     }
 }

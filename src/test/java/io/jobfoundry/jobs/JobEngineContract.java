@@ -1065,6 +1065,31 @@ public abstract class JobEngineContract {
         assertEquals(JobState.FINISHED, timedOut.state(), "at the timeout: the state as it is");
     }
 
+    /** A shutdown must not be held up by long-polls: a waitFor answers the job as it is, as at its timeout. */
+    @Test
+    void aShutdownAnswersEveryWaitForAtOnce() throws Exception {
+        add("email", "a");
+        var finished = waits.waitFor("email", "a", JobState.FINISHED, Duration.ofHours(1)).toCompletableFuture();
+        assertFalse(finished.isDone());
+        waits.close();
+        assertEquals(JobState.PENDING, finished.get(EVENT_SECONDS, TimeUnit.SECONDS).state());
+        var after = waits.waitFor("email", "a", JobState.FINISHED, Duration.ofHours(1)).toCompletableFuture();
+        assertEquals(JobState.PENDING, after.get(EVENT_SECONDS, TimeUnit.SECONDS).state(), "one asked afterwards too");
+    }
+
+    /** While a shutdown's delay lasts, accepts keep nobody waiting but still hand out the jobs due. */
+    @Test
+    void afterAShutdownBeganAnAcceptTakesWhatIsDueWithoutWaiting() throws Exception {
+        waits.close();
+        var none = waits.accept(new AcceptRequest(List.of("push"), 1, null, "w"), Duration.ofHours(1))
+                .toCompletableFuture();
+        assertEquals(List.of(), none.get(EVENT_SECONDS, TimeUnit.SECONDS), "nothing due: answered at once");
+        add("push", "a");
+        var due = waits.accept(new AcceptRequest(List.of("push"), 1, null, "w"), Duration.ofHours(1))
+                .toCompletableFuture();
+        assertEquals("a", due.get(EVENT_SECONDS, TimeUnit.SECONDS).get(0).job().id());
+    }
+
     @Test
     void aSubscriptionSeesTheCurrentStateThenChangesThenRemoval() throws Exception {
         add("email", "a");
