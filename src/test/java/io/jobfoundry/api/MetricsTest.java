@@ -58,6 +58,19 @@ class MetricsTest {
         assertFalse(metrics.contains("/v1/jobs/" + type), "request paths are labelled by template, not by type and id");
     }
 
+    /** Refused requests that matched no route must not each make a metric series of their raw path. */
+    @Test
+    void requestsToNoRouteAddNoSeriesOfTheirOwn() {
+        String type = Api.type("cardinality");
+        for (int i = 0; i < 3; i++) {
+            given().delete("/v1/types/" + type + "-" + i).then().statusCode(405);
+            given().urlEncodingEnabled(false).get("/v1/jobs/" + type + "/%2E").then().statusCode(400);
+        }
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertFalse(metrics.contains(type), "a series of a raw path: "
+                + metrics.lines().filter(line -> line.contains(type)).findFirst().orElse(""));
+    }
+
     @Test
     void activityTimeoutsCountAsRequeued() {
         String type = Api.type("metrics-quiet");
