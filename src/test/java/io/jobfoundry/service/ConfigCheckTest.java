@@ -1,0 +1,66 @@
+package io.jobfoundry.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jobfoundry.api.ApiConfig;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.runtime.configuration.MemorySizeConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConfigCheckTest {
+
+    private static List<String> problems(Map<String, String> settings) {
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .withConverter(MemorySize.class, 100, new MemorySizeConverter())
+                .withConverter(Duration.class, 100, new DurationConverter())
+                .withSources(new PropertiesConfigSource(settings, "test", 500))
+                .withMapping(JobfoundryConfig.class).withMapping(ApiConfig.class)
+                .build();
+        return ConfigCheck.problems(config.getConfigMapping(JobfoundryConfig.class), config.getConfigMapping(ApiConfig.class));
+    }
+
+    @Test
+    void theDefaultsPass() {
+        assertEquals(List.of(), problems(Map.of()));
+    }
+
+    @Test
+    void everySettingThatWouldBreakTheServiceIsNamed() {
+        List<String> problems = problems(Map.ofEntries(
+                Map.entry("jobfoundry.embedded.max-size", "0"),
+                Map.entry("jobfoundry.transaction.timeout", "0s"),
+                Map.entry("jobfoundry.transaction.max-attempts", "0"),
+                Map.entry("jobfoundry.health.store-timeout", "-2s"),
+                Map.entry("jobfoundry.monitor.activity-interval", "0s"),
+                Map.entry("jobfoundry.monitor.due-interval", "1ms"),
+                Map.entry("jobfoundry.api.max-body-size", "0"),
+                Map.entry("jobfoundry.api.max-wait", "-1s"),
+                Map.entry("jobfoundry.api.events-keep-alive", "0s"),
+                Map.entry("jobfoundry.api.default-page-size", "0")));
+        assertEquals(List.of(
+                "jobfoundry.embedded.max-size must be positive (leave it out for no limit), not 0",
+                "jobfoundry.transaction.timeout must be at least 1ms, not 0s",
+                "jobfoundry.transaction.max-attempts must be at least 1, not 0",
+                "jobfoundry.health.store-timeout must be at least 1ms, not -2s",
+                "jobfoundry.monitor.activity-interval must be at least 10ms, not 0s",
+                "jobfoundry.monitor.due-interval must be at least 10ms, not 1ms",
+                "jobfoundry.api.max-body-size must be at least 2 bytes (the body {}), not 0",
+                "jobfoundry.api.max-wait must be at least 0s, not -1s",
+                "jobfoundry.api.default-wait-timeout (30s) must not be longer than jobfoundry.api.max-wait (-1s)",
+                "jobfoundry.api.events-keep-alive must be at least 10ms, not 0s",
+                "jobfoundry.api.default-page-size must be within 1..1000, not 0"), problems);
+    }
+
+    @Test
+    void aDefaultWaitBeyondTheLongestIsRefused() {
+        assertEquals(List.of("jobfoundry.api.default-wait-timeout (600s) must not be longer than jobfoundry.api.max-wait (300s)"),
+                problems(Map.of("jobfoundry.api.default-wait-timeout", "10m")));
+    }
+}
