@@ -1,6 +1,7 @@
 package io.jobfoundry.kv;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -34,6 +35,14 @@ public interface KvStore extends AutoCloseable {
 
     /** A short description for logs and health checks, such as the file or the cluster file. */
     String describe();
+
+    /**
+     * Why this store takes no more work until the process restarts, if it is in that state: a
+     * liveness probe reports it, so that the process is restarted instead of kept unready.
+     */
+    default Optional<String> failedForGood() {
+        return Optional.empty();
+    }
 
     @Override
     void close();

@@ -39,6 +39,38 @@ class HealthChecksTest {
         assertEquals("the embedded store is closed", closed.getData().orElseThrow().get("error"));
     }
 
+    /** A store closed for now is readiness' business; one that takes no more work until a restart is liveness'. */
+    @Test
+    void notLiveOnlyWhenTheStoreNeedsARestart() {
+        KvStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")).withDurability(Durability.OS));
+        assertEquals(HealthCheckResponse.Status.UP, new StoreLiveness(store).call().getStatus());
+        store.close();
+        assertEquals(HealthCheckResponse.Status.UP, new StoreLiveness(store).call().getStatus(), "closed, not broken");
+        KvStore needsRestart = new KvStore() {
+            @Override
+            public <T> T runOnce(io.jobfoundry.kv.TransactionBody<T> body, Duration timeout) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public String describe() {
+                return "broken";
+            }
+
+            @Override
+            public java.util.Optional<String> failedForGood() {
+                return java.util.Optional.of("could not sync its log; restart the service");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        HealthCheckResponse down = new StoreLiveness(needsRestart).call();
+        assertEquals(HealthCheckResponse.Status.DOWN, down.getStatus());
+        assertEquals("could not sync its log; restart the service", down.getData().orElseThrow().get("error"));
+    }
+
     /** Readiness reads only {@code jobfoundry.health.store-timeout}. */
     private static JobfoundryConfig healthTimeout(Duration timeout) {
         return (JobfoundryConfig) Proxy.newProxyInstance(JobfoundryConfig.class.getClassLoader(),

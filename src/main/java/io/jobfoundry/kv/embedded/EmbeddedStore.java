@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -252,6 +253,13 @@ public final class EmbeddedStore implements KvStore {
             throw error;
         }
         return new IllegalStateException("transaction body failed", cause);
+    }
+
+    /** After a failed sync of the log: only a restart recovers from what the disk holds. */
+    @Override
+    public Optional<String> failedForGood() {
+        StoreException why = committer.whyBroken();
+        return why == null ? Optional.empty() : Optional.of(why.getMessage());
     }
 
     @Override

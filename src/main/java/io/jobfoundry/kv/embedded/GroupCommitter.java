@@ -132,6 +132,11 @@ final class GroupCommitter implements Runnable {
         return broken != null;
     }
 
+    /** What stopped the store, once a failed sync has. */
+    StoreException whyBroken() {
+        return broken;
+    }
+
     /**
      * Whether the calling thread answers commits (this loop's, or the acknowledger's): a callback
      * there must not wait for another transaction, which only that thread could answer.

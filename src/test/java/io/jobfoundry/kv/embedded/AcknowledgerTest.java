@@ -169,6 +169,7 @@ class AcknowledgerTest {
 
     @Test
     void aFailedSyncFailsItsBatchAsCommitUnknownAndTheStoreTakesNoMoreWork() throws Exception {
+        assertTrue(store.failedForGood().isEmpty());
         log.failure = new IOException("Input/output error");
         CompletableFuture<Object> write = store.runOnceAsync(tx -> {
             tx.set(bytes("job"), bytes("created"));
@@ -185,6 +186,7 @@ class AcknowledgerTest {
         StoreException refused = assertThrows(StoreException.class, () -> runner.run(tx -> tx.get(bytes("job"))));
         assertFalse(refused.isRetryable(), "retrying cannot help: the log's state on disk is unknown");
         assertTrue(refused.getMessage().contains("could not sync its log"), refused.getMessage());
+        assertTrue(store.failedForGood().orElseThrow().contains("restart the service"), "for the liveness probe");
 
         // Closing does not checkpoint what the failed sync may have lost: the file stays this
         // process's until it exits, so another open is refused rather than handed that state.
