@@ -89,7 +89,14 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response storeUnavailable(StoreException e) {
-        LOG.warnf(e, "store unavailable: %s", e.getMessage());
+        // One line per failure, with what the store said: a full disk or an unreachable cluster
+        // fails every request alike, and a stack each would bury the log. The stack is at DEBUG.
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        LOG.warnf("store unavailable: %s%s", e.getMessage(), root == e ? "" : " (" + root + ")");
+        LOG.debugf(e, "store unavailable");
         return Problems.response(Problems.document(ProblemType.STORE_UNAVAILABLE,
                 "the store did not complete the operation, which may or may not have taken effect; "
                         + "PUT, PATCH, cancel, resubmit, heartbeat and finish are safe to repeat (docs/api.md)"))

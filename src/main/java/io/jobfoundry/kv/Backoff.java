@@ -12,9 +12,13 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class Backoff {
 
+    /** Attempts of one transaction the store may fail as {@link RetryableStoreException.Reason#FULL}. */
+    static final int FULL_ATTEMPTS = 3;
+
     private final long maxNanos;
     private final long throttledNanos;
     private long boundNanos;
+    private int fullFailures;
 
     Backoff(RetryPolicy policy) {
         this.maxNanos = policy.maxBackoff().toNanos();
@@ -23,6 +27,11 @@ final class Backoff {
     }
 
     /** After an attempt failed for {@code reason}: how long to wait, in nanoseconds, before the next. */
+    /** Whether the run stops after an attempt failed for {@code reason}, although the policy allows more. */
+    boolean givesUp(RetryableStoreException.Reason reason) {
+        return reason == RetryableStoreException.Reason.FULL && ++fullFailures >= FULL_ATTEMPTS;
+    }
+
     long next(RetryableStoreException.Reason reason) {
         long step = reason == RetryableStoreException.Reason.THROTTLED
                 ? Math.min(throttledNanos, Math.max(boundNanos, maxNanos))

@@ -18,7 +18,14 @@ public class RetryableStoreException extends StoreException {
          * out of memory, tag, batch or hot-shard throttling), and did not commit: the next attempt
          * waits longer ({@link RetryPolicy#throttledBackoff}).
          */
-        THROTTLED
+        THROTTLED,
+        /**
+         * The store is out of room (the embedded store: its disk, or {@code jobfoundry.embedded.max-size}).
+         * Tried again only {@value Backoff#FULL_ATTEMPTS} times in all: the attempt may have failed
+         * only for sharing a batch with the transaction that did not fit, but retrying cannot make
+         * room.
+         */
+        FULL
     }
 
     private final Reason reason;

@@ -50,7 +50,7 @@ public final class TransactionRunner {
                 committed.increment();
                 return result;
             } catch (RetryableStoreException e) {
-                if (attempt >= policy.maxAttempts()) {
+                if (attempt >= policy.maxAttempts() || backoff.givesUp(e.reason())) {
                     throw new RetriesExhaustedException(attempt, e);
                 }
                 retries[e.reason().ordinal()].increment();
@@ -89,7 +89,7 @@ public final class TransactionRunner {
             Throwable cause = Futures.cause(failure);
             if (!(cause instanceof RetryableStoreException retryable)) {
                 result.completeExceptionally(cause);
-            } else if (attempt >= policy.maxAttempts()) {
+            } else if (attempt >= policy.maxAttempts() || backoff.givesUp(retryable.reason())) {
                 result.completeExceptionally(new RetriesExhaustedException(attempt, retryable));
             } else {
                 retries[retryable.reason().ordinal()].increment();

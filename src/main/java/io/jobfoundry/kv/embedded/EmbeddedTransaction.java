@@ -243,7 +243,7 @@ final class EmbeddedTransaction implements KvTransaction {
         if (storeFailure == null) {
             storeFailure = e;
         }
-        return new RetryableStoreException(RetryableStoreException.Reason.TRANSIENT, storeName, e);
+        return new RetryableStoreException(SqliteKeySpace.reasonOf(e), storeName, e);
     }
 
     SQLException storeFailure() {

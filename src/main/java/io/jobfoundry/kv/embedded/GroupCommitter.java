@@ -310,7 +310,7 @@ final class GroupCommitter implements Runnable {
             cause.addSuppressed(e);
         }
         RetryableStoreException failure =
-                new RetryableStoreException(RetryableStoreException.Reason.TRANSIENT, storeName, cause);
+                new RetryableStoreException(SqliteKeySpace.reasonOf(cause), storeName, cause);
         List<CommitRequest<?>> failedBodies = new ArrayList<>();
         for (CommitRequest<?> request : batch) {
             if (request.tx != null) {

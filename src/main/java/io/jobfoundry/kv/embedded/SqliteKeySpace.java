@@ -1,6 +1,7 @@
 package io.jobfoundry.kv.embedded;
 
 import io.jobfoundry.kv.KeyValue;
+import io.jobfoundry.kv.RetryableStoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,6 +23,8 @@ final class SqliteKeySpace implements AutoCloseable {
 
     /** Identifies a Jobfoundry store file (PRAGMA application_id), "JbFd". */
     static final int APPLICATION_ID = 0x4A624664;
+    /** SQLite's result code for "database or disk is full". */
+    private static final int SQLITE_FULL = 13;
     private static final int SCHEMA_VERSION = 1;
 
     private final Connection connection;
@@ -180,6 +183,15 @@ final class SqliteKeySpace implements AutoCloseable {
         }
         closeStatements();
         prepare();
+    }
+
+    /**
+     * How a failed attempt is retried: {@code FULL} when SQLite ran out of room (SQLITE_FULL: the
+     * disk, or the page limit {@code jobfoundry.embedded.max-size} sets), {@code TRANSIENT} otherwise.
+     */
+    static RetryableStoreException.Reason reasonOf(SQLException e) {
+        return (e.getErrorCode() & 0xff) == SQLITE_FULL ? RetryableStoreException.Reason.FULL
+                : RetryableStoreException.Reason.TRANSIENT;
     }
 
     @Override

@@ -12,6 +12,7 @@ import com.apple.foundationdb.tuple.Versionstamp;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.KvStoreContract;
 import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.RetriesExhaustedException;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.Sync;
@@ -195,7 +196,7 @@ class EmbeddedStoreTest extends KvStoreContract {
 
             var failure = assertThrows(ExecutionException.class,
                     () -> tooBig.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
-            assertEquals(RetryableStoreException.Reason.TRANSIENT, ((RetryableStoreException) failure.getCause()).reason());
+            assertEquals(RetryableStoreException.Reason.FULL, ((RetryableStoreException) failure.getCause()).reason());
             for (Future<Object> future : small) {
                 var batchFailure = assertThrows(ExecutionException.class,
                         () -> future.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
@@ -211,6 +212,16 @@ class EmbeddedStoreTest extends KvStoreContract {
                 return null;
             });
             assertArrayEquals(bytes("x"), runner.run(tx -> tx.get(key("small", 0))));
+            // The one that does not fit is given up after a few attempts, not the policy's hundred.
+            long before = runner.retries(RetryableStoreException.Reason.FULL);
+            RetriesExhaustedException full = assertThrows(RetriesExhaustedException.class, () -> runner.run(tx -> {
+                for (int i = 0; i < 5; i++) {
+                    tx.set(key("big", i), new byte[90_000]);
+                }
+                return null;
+            }));
+            assertEquals(3, full.attempts());
+            assertEquals(2, runner.retries(RetryableStoreException.Reason.FULL) - before);
         } finally {
             release.countDown();
             pool.shutdownNow();
