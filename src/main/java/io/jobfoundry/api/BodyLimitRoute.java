@@ -27,7 +27,7 @@ import jakarta.enterprise.event.Observes;
 class BodyLimitRoute {
 
     /** How long a refused body may still be read and dropped before its connection is closed. */
-    static final long LINGER_MILLIS = 2_000;
+    private static final long LINGER_MILLIS = 2_000;
 
     void install(@Observes Router router, RequestBodies bodies) {
         long limit = bodies.limit();
@@ -86,7 +86,7 @@ class BodyLimitRoute {
      * body could lose the answer with it; left paused, such a client would block for good. (On
      * HTTP/2 the answer ends the stream alone.)
      */
-    static void refuse(RoutingContext ctx, String problem) {
+    private static void refuse(RoutingContext ctx, String problem) {
         HttpServerRequest request = ctx.request();
         HttpServerResponse response = ctx.response().setStatusCode(413)
                 .putHeader(HttpHeaders.CONTENT_TYPE, Problems.MEDIA_TYPE);
