@@ -27,6 +27,8 @@ final class AcceptAttempt {
     private final long now;
     private final long maxAt;
     private final String nonce = Tokens.next();
+    /** Where this accept starts among its types; the same for every attempt of it. */
+    private final int typeTurn;
     private final List<List<String>> leases;
     private final int wanted;
     /** The moves of the attempt that ran last: the one that committed, once the transaction has. */
@@ -50,6 +52,7 @@ final class AcceptAttempt {
             total += claim.max();
         }
         this.wanted = total;
+        this.typeTurn = acceptor.nextTypeTurn();
     }
 
     /**
@@ -79,10 +82,12 @@ final class AcceptAttempt {
         List<Object> record = new ArrayList<>();
         int handed = 0;
         int claim = 0;
-        for (String type : resolveTypes(tx)) {
+        List<String> types = resolveTypes(tx);
+        for (int i = 0; i < types.size(); i++) {
             if (handed == wanted) {
                 break;
             }
+            String type = types.get(Math.floorMod(typeTurn + i, types.size()));
             TypeSettings settings = TypeRegistry.find(tx, type);
             if (settings == null) {
                 continue;
@@ -167,7 +172,7 @@ final class AcceptAttempt {
         return replayed;
     }
 
-    /** Exact names as given, globs against the registry; each type once, in request order. */
+    /** Exact names as given, globs against the registry; each type once, in request order (from {@link #typeTurn} on). */
     private List<String> resolveTypes(KvReads tx) {
         Set<String> types = new LinkedHashSet<>();
         List<String> known = null;

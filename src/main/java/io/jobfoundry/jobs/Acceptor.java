@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -32,6 +33,7 @@ final class Acceptor {
     private final int window;
     private final ConcurrentHashMap<String, String> cursors = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<GroupKey, Integer> positions = new ConcurrentHashMap<>();
+    private final AtomicInteger typeTurns = new AtomicInteger();
 
     private record GroupKey(String type, String group) {
     }
@@ -74,6 +76,15 @@ final class Acceptor {
 
     Round round() {
         return new Round();
+    }
+
+    /**
+     * Where an accept of several types (a list, a glob) starts among them: each accept one type
+     * further, so that a busy type cannot starve the others the way it would if every accept began
+     * with the first.
+     */
+    int nextTypeTurn() {
+        return typeTurns.getAndIncrement();
     }
 
     /**

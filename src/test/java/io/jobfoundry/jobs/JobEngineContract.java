@@ -655,6 +655,24 @@ public abstract class JobEngineContract {
         }
     }
 
+    /** A busy type matched by the same glob (or list) must not starve the others: accepts take the types in turn. */
+    @Test
+    void anAcceptOfSeveralTypesTakesThemInTurn() {
+        for (String type : List.of("notify.a", "notify.b", "notify.c")) {
+            for (int i = 0; i < 3; i++) {
+                add(type, "j" + i);
+            }
+        }
+        List<String> taken = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            taken.add(engine.accept(new AcceptRequest(List.of("notify.*"), 1, null, "w")).get(0).job().type());
+        }
+        for (String type : List.of("notify.a", "notify.b", "notify.c")) {
+            assertEquals(2, taken.stream().filter(type::equals).count(), type + " in " + taken);
+        }
+        assertEquals(3, new java.util.HashSet<>(taken.subList(0, 3)).size(), "each type within three turns: " + taken);
+    }
+
     // ---- recurring jobs ---------------------------------------------------------------------------
 
     @Test
