@@ -26,12 +26,12 @@ final class Backoff {
         this.boundNanos = policy.initialBackoff().toNanos();
     }
 
-    /** After an attempt failed for {@code reason}: how long to wait, in nanoseconds, before the next. */
     /** Whether the run stops after an attempt failed for {@code reason}, although the policy allows more. */
     boolean givesUp(RetryableStoreException.Reason reason) {
         return reason == RetryableStoreException.Reason.FULL && ++fullFailures >= FULL_ATTEMPTS;
     }
 
+    /** After an attempt failed for {@code reason}: how long to wait, in nanoseconds, before the next. */
     long next(RetryableStoreException.Reason reason) {
         long step = reason == RetryableStoreException.Reason.THROTTLED
                 ? Math.min(throttledNanos, Math.max(boundNanos, maxNanos))

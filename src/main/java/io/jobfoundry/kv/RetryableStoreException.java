@@ -20,10 +20,10 @@ public class RetryableStoreException extends StoreException {
          */
         THROTTLED,
         /**
-         * The store is out of room (the embedded store: its disk, or {@code jobfoundry.embedded.max-size}).
-         * Tried again only {@value Backoff#FULL_ATTEMPTS} times in all: the attempt may have failed
-         * only for sharing a batch with the transaction that did not fit, but retrying cannot make
-         * room.
+         * The store is out of room (the embedded store: its disk, or {@code jobfoundry.embedded.max-size}),
+         * and this transaction was the cause: no other one's writes came before it in its batch
+         * (the others learn {@link #TRANSIENT}). A run gives up after {@value Backoff#FULL_ATTEMPTS}
+         * such attempts: retrying cannot make room.
          */
         FULL
     }

@@ -159,6 +159,7 @@ final class GroupCommitter implements Runnable {
         List<CommitRequest<?>> started = new ArrayList<>(batch.size());
         adds.clear();
         SQLException broken = begin();
+        CommitRequest<?> failedIn = null;
         for (CommitRequest<?> request : batch) {
             if (broken != null) {
                 break;
@@ -173,16 +174,27 @@ final class GroupCommitter implements Runnable {
                 continue;
             }
             broken = execute(request, stamp(version, started.size() - 1));
+            if (broken != null) {
+                failedIn = request;
+            }
         }
-        boolean wrote = started.stream().anyMatch(r -> r.succeeded && r.tx.wrote());
+        List<CommitRequest<?>> writers = started.stream().filter(r -> r.succeeded && r.tx.wrote()).toList();
+        boolean wrote = !writers.isEmpty();
         if (broken == null) {
             broken = writeAdds();
         }
         if (broken == null) {
             broken = commit(wrote ? version : -1);
+            failedIn = writers.size() == 1 ? writers.get(0) : null;
         }
         if (broken != null) {
-            abort(batch, broken);
+            // Only a transaction that failed with no other one's writes before it in the batch
+            // can be its own cause (the store was full before it, or it filled it): the others
+            // may well pass alone, and are retried as any batch's innocents are.
+            CommitRequest<?> suspect = failedIn;
+            boolean ownCause = suspect != null
+                    && writers.stream().noneMatch(w -> w != suspect && started.indexOf(w) < started.indexOf(suspect));
+            abort(batch, broken, ownCause ? suspect : null);
             return;
         }
         if (wrote) {
@@ -303,16 +315,25 @@ final class GroupCommitter implements Runnable {
         }
     }
 
-    private void abort(List<CommitRequest<?>> batch, SQLException cause) {
+    /**
+     * Rolls the batch back and fails its transactions retryably. {@code culprit}, if known, failed
+     * for a reason of its own, with no other transaction's writes before it: it alone learns that
+     * reason (a full store, say, which is tried again only a few times); the others only that
+     * their batch failed.
+     */
+    private void abort(List<CommitRequest<?>> batch, SQLException cause, CommitRequest<?> culprit) {
         try {
             keys.rollbackAndRecover();
         } catch (SQLException e) {
             cause.addSuppressed(e);
         }
-        RetryableStoreException failure =
+        RetryableStoreException batchFailed =
+                new RetryableStoreException(RetryableStoreException.Reason.TRANSIENT, storeName, cause);
+        RetryableStoreException ownFailure =
                 new RetryableStoreException(SqliteKeySpace.reasonOf(cause), storeName, cause);
         List<CommitRequest<?>> failedBodies = new ArrayList<>();
         for (CommitRequest<?> request : batch) {
+            RetryableStoreException failure = request == culprit ? ownFailure : batchFailed;
             if (request.tx != null) {
                 request.tx.watches().forEach(w -> watches.disarm(w, failure));
                 request.tx.failVersionstamp(failure);
