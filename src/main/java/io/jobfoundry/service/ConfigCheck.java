@@ -1,8 +1,6 @@
 package io.jobfoundry.service;
 
 import io.jobfoundry.api.ApiConfig;
-import io.quarkus.runtime.Startup;
-import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,14 +13,16 @@ import java.util.List;
  * are checked here; the rest (a duration that does not parse, an unknown durability) Quarkus
  * already refuses.
  */
-@Startup(Integer.MIN_VALUE) // before the store, a startup bean too, is opened
-@ApplicationScoped
-class ConfigCheck {
+final class ConfigCheck {
 
     /** The shortest interval a monitor or a keep-alive may have: shorter is a busy loop. */
     static final Duration SHORTEST_INTERVAL = Duration.ofMillis(10);
 
-    ConfigCheck(JobfoundryConfig config, ApiConfig api) {
+    private ConfigCheck() {
+    }
+
+    /** Called before the store opens (StoreProducer), so that nothing is touched with bad settings. */
+    static void require(JobfoundryConfig config, ApiConfig api) {
         List<String> problems = problems(config, api);
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid configuration: " + String.join("; ", problems));

@@ -1,5 +1,6 @@
 package io.jobfoundry.service;
 
+import io.jobfoundry.api.ApiConfig;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.TransactionRunner;
@@ -29,7 +30,8 @@ public class StoreProducer {
     @Produces
     @Singleton
     @Startup
-    KvStore store(JobfoundryConfig config, MeterRegistry registry) {
+    KvStore store(JobfoundryConfig config, ApiConfig api, MeterRegistry registry) {
+        ConfigCheck.require(config, api);
         KvStore store = switch (config.store()) {
             case EMBEDDED -> openEmbedded(config.embedded(), DistributionSummary.builder("jobfoundry.store.commit.batch")
                     .description("Transactions made durable together by one sync of the embedded store (group commit)")

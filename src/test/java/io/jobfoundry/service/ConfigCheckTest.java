@@ -1,29 +1,56 @@
 package io.jobfoundry.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobfoundry.api.ApiConfig;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.runtime.configuration.MemorySizeConverter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ConfigCheckTest {
 
+    @TempDir
+    Path folder;
+
+    /** The store is not opened, its file not even made, with settings the check refuses. */
+    @Test
+    void theStoreIsNotOpenedWithBadSettings() {
+        Path file = folder.resolve("jobs.db");
+        SmallRyeConfig config = config(Map.of("jobfoundry.embedded.path", file.toString(),
+                "jobfoundry.api.default-page-size", "0"));
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> new StoreProducer().store(config.getConfigMapping(JobfoundryConfig.class),
+                        config.getConfigMapping(ApiConfig.class), new SimpleMeterRegistry()));
+        assertTrue(refused.getMessage().contains("jobfoundry.api.default-page-size"), refused.getMessage());
+        assertFalse(Files.exists(file));
+    }
+
     private static List<String> problems(Map<String, String> settings) {
-        SmallRyeConfig config = new SmallRyeConfigBuilder()
+        SmallRyeConfig config = config(settings);
+        return ConfigCheck.problems(config.getConfigMapping(JobfoundryConfig.class), config.getConfigMapping(ApiConfig.class));
+    }
+
+    private static SmallRyeConfig config(Map<String, String> settings) {
+        return new SmallRyeConfigBuilder()
                 .withConverter(MemorySize.class, 100, new MemorySizeConverter())
                 .withConverter(Duration.class, 100, new DurationConverter())
                 .withSources(new PropertiesConfigSource(settings, "test", 500))
                 .withMapping(JobfoundryConfig.class).withMapping(ApiConfig.class)
                 .build();
-        return ConfigCheck.problems(config.getConfigMapping(JobfoundryConfig.class), config.getConfigMapping(ApiConfig.class));
     }
 
     @Test
