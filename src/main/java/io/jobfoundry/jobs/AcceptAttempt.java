@@ -27,7 +27,7 @@ final class AcceptAttempt {
     private final long now;
     private final long maxAt;
     private final String nonce = Tokens.next();
-    /** Where this accept starts among its types; the same for every attempt of it. */
+    /** Where this accept starts among the types a glob matches; the same for every attempt of it. */
     private final int typeTurn;
     private final List<List<String>> leases;
     private final int wanted;
@@ -82,12 +82,10 @@ final class AcceptAttempt {
         List<Object> record = new ArrayList<>();
         int handed = 0;
         int claim = 0;
-        List<String> types = resolveTypes(tx);
-        for (int i = 0; i < types.size(); i++) {
+        for (String type : resolveTypes(tx)) {
             if (handed == wanted) {
                 break;
             }
-            String type = types.get(Math.floorMod(typeTurn + i, types.size()));
             TypeSettings settings = TypeRegistry.find(tx, type);
             if (settings == null) {
                 continue;
@@ -172,7 +170,11 @@ final class AcceptAttempt {
         return replayed;
     }
 
-    /** Exact names as given, globs against the registry; each type once, in request order (from {@link #typeTurn} on). */
+    /**
+     * Exact names as given, globs against the registry; each type once, in request order: a list
+     * says which type comes first. The types one glob matches have no order of their own, so they
+     * take turns: each accept starts them one further along ({@link #typeTurn}).
+     */
     private List<String> resolveTypes(KvReads tx) {
         Set<String> types = new LinkedHashSet<>();
         List<String> known = null;
@@ -184,10 +186,14 @@ final class AcceptAttempt {
             if (known == null) {
                 known = TypeRegistry.names(tx);
             }
+            List<String> matched = new ArrayList<>();
             for (String name : known) {
                 if (TypeNames.matches(pattern, name)) {
-                    types.add(name);
+                    matched.add(name);
                 }
+            }
+            for (int i = 0; i < matched.size(); i++) {
+                types.add(matched.get(Math.floorMod(typeTurn + i, matched.size())));
             }
         }
         return new ArrayList<>(types);

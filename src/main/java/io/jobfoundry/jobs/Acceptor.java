@@ -79,9 +79,8 @@ final class Acceptor {
     }
 
     /**
-     * Where an accept of several types (a list, a glob) starts among them: each accept one type
-     * further, so that a busy type cannot starve the others the way it would if every accept began
-     * with the first.
+     * Where an accept starts among the types a glob matches: each accept one type further, so that
+     * a busy type cannot starve the others the way it would if every accept began with the first.
      */
     int nextTypeTurn() {
         return typeTurns.getAndIncrement();

@@ -655,9 +655,9 @@ public abstract class JobEngineContract {
         }
     }
 
-    /** A busy type matched by the same glob (or list) must not starve the others: accepts take the types in turn. */
+    /** A busy type matched by the same glob must not starve the others: accepts take them in turn. A list keeps its order. */
     @Test
-    void anAcceptOfSeveralTypesTakesThemInTurn() {
+    void theTypesOneGlobMatchesTakeTurnsWhileAListKeepsItsOrder() {
         for (String type : List.of("notify.a", "notify.b", "notify.c")) {
             for (int i = 0; i < 3; i++) {
                 add(type, "j" + i);
@@ -671,6 +671,12 @@ public abstract class JobEngineContract {
             assertEquals(2, taken.stream().filter(type::equals).count(), type + " in " + taken);
         }
         assertEquals(3, new java.util.HashSet<>(taken.subList(0, 3)).size(), "each type within three turns: " + taken);
+
+        // One job of each type is left. A list keeps its order: notify.c before notify.a, every time.
+        AcceptRequest listed = new AcceptRequest(List.of("notify.c", "notify.a"), 1, null, "w");
+        assertEquals("notify.c", engine.accept(listed).get(0).job().type());
+        assertEquals("notify.a", engine.accept(listed).get(0).job().type());
+        assertTrue(engine.accept(listed).isEmpty());
     }
 
     // ---- recurring jobs ---------------------------------------------------------------------------
