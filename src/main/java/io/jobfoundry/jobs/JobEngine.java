@@ -183,9 +183,10 @@ public final class JobEngine {
             case PENDING -> {
                 byte[] before = r.encode();
                 apply(r, valid);
-                if (Arrays.equals(before, r.encode())) {
+                if (Arrays.equals(before, r.encode()) && (r.due || r.scheduledAt > now)) {
                     // The same job again (a client's retried PUT): nothing to write, no event, no
-                    // new updatedAt, nobody to wake.
+                    // new updatedAt, nobody to wake. (One due but not yet moved to the ready
+                    // index is placed again below, as before: that wakes its workers now.)
                     return new Added(r.view(), false);
                 }
                 JobIndex.unplace(tx, JobRecord.decode(type, id, before));
@@ -498,8 +499,10 @@ public final class JobEngine {
             if (r != null && lease.equals(r.finishedLease) && (nonce.equals(r.finishedBy)
                     || ((r.finishedAs == null || r.finishedAs == outcome) && r.state != JobState.RUNNING))) {
                 // This call's own earlier attempt ended the run (its commit result was unknown),
-                // whatever happened since; or a worker repeats its finish, which is answered alike
-                // until the job runs again under another lease: then the spent one is lost.
+                // even if the job has run again since (its answer may then show it running); or a
+                // worker repeats its finish, which is answered alike until the job runs again
+                // under another lease: then the spent one is lost. (Once another run has ended
+                // too, the lease is another's finished one, and even the call's own retry is lost.)
                 return new Step(r.view(), null);
             }
             checkLease(r, type, id, lease);
