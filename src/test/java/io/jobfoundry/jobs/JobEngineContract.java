@@ -283,6 +283,17 @@ public abstract class JobEngineContract {
         assertEquals(1, engine.type("email").orElseThrow().counts().pending(), "still once in the index");
     }
 
+    /** ...but a job whose time has come and that still waits for the due waker is made ready by it. */
+    @Test
+    void addingAnUnchangedJobThatHasBecomeDueMakesItReady() {
+        JobChanges same = JobChanges.NONE.withScheduledAt(START.plusSeconds(60));
+        engine.put("email", "a", same);
+        clock.advance(Duration.ofSeconds(61)); // the due waker has not run
+        assertTrue(accept("email", 1).isEmpty());
+        engine.put("email", "a", same);
+        assertEquals("a", acceptOne("email").job().id());
+    }
+
     @Test
     void badNamesAndValuesAreRefusedBeforeAnythingChanges() {
         assertThrows(InvalidJobRequestException.class, () -> add("bad type", "a"));
