@@ -6,8 +6,13 @@ final class BodyTooLargeException extends RuntimeException {
     private final long limit;
 
     BodyTooLargeException(long limit) {
-        super("request body larger than " + limit + " bytes", null, false, false);
+        super(detail(limit), null, false, false);
         this.limit = limit;
+    }
+
+    /** What a client is told, wherever the body is refused (Problems#bodyTooLarge). */
+    static String detail(long limit) {
+        return "request body larger than " + limit + " bytes";
     }
 
     long limit() {

@@ -1,6 +1,5 @@
 package io.jobfoundry.api;
 
-import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -28,10 +27,6 @@ class HttpFailureRoute {
     }
 
     private static void answer(RoutingContext ctx) {
-        if (ctx.failure() instanceof HttpClosedException && ctx.response().ended()) {
-            // The client went away after its answer was sent: nobody is left to tell, and nothing broke.
-            return;
-        }
         int status = ctx.statusCode();
         if (status < 400 || status > 499 || ctx.response().headWritten()) {
             ctx.next();

@@ -30,7 +30,7 @@ final class Problems {
 
     /** A body over {@code jobfoundry.api.max-body-size}, wherever it is caught. */
     static Map<String, Object> bodyTooLarge(long limit) {
-        Map<String, Object> problem = document(ProblemType.BODY_TOO_LARGE, "request body larger than " + limit + " bytes");
+        Map<String, Object> problem = document(ProblemType.BODY_TOO_LARGE, BodyTooLargeException.detail(limit));
         problem.put("limit", limit);
         return problem;
     }

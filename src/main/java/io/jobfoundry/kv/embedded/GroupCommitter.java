@@ -129,7 +129,7 @@ final class GroupCommitter implements Runnable {
 
     /** Whether a failed sync stopped the store: what SQLite's page cache holds may not be on disk. */
     boolean broken() {
-        return broken != null;
+        return whyBroken() != null;
     }
 
     /** What stopped the store, once a failed sync has. */
