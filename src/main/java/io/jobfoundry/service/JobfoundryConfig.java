@@ -3,6 +3,7 @@ package io.jobfoundry.service;
 import io.jobfoundry.kv.embedded.Durability;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -93,6 +94,7 @@ public interface JobfoundryConfig {
 
         /** Whether the monitors run; tests switch them off and drive {@code runOnce()} themselves. */
         @WithDefault("true")
+        @WithConverter(StrictBoolean.class)
         boolean enabled();
     }
 }

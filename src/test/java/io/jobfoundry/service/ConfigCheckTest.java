@@ -90,4 +90,18 @@ class ConfigCheckTest {
         assertEquals(List.of("jobfoundry.api.default-wait-timeout (600s) must not be longer than jobfoundry.api.max-wait (300s)"),
                 problems(Map.of("jobfoundry.api.default-wait-timeout", "10m")));
     }
+
+    /** A mistyped switch stops the start, where MicroProfile Config would read it as false. */
+    @Test
+    void aSwitchIsReadAsWrittenOrRefused() {
+        RuntimeException refused = assertThrows(RuntimeException.class,
+                () -> config(Map.of("jobfoundry.monitor.enabled", "ture")).getConfigMapping(JobfoundryConfig.class));
+        assertTrue(refused.getMessage().contains("jobfoundry.monitor.enabled"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("expected true or false"), refused.getMessage());
+        assertFalse(config(Map.of("jobfoundry.monitor.enabled", "Off")).getConfigMapping(JobfoundryConfig.class)
+                .monitor().enabled());
+        assertTrue(config(Map.of("jobfoundry.monitor.enabled", "YES")).getConfigMapping(JobfoundryConfig.class)
+                .monitor().enabled());
+        assertTrue(config(Map.of()).getConfigMapping(JobfoundryConfig.class).monitor().enabled());
+    }
 }
