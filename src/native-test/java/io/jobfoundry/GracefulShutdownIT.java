@@ -102,6 +102,56 @@ class GracefulShutdownIT {
         }
     }
 
+    /**
+     * With {@code quarkus.shutdown.delay} (Kubernetes withdrawing the pod), the service works on
+     * through the delay: a worker waiting in accept is handed a job added then, instead of a
+     * {@code 204} at the SIGTERM that would set it looping on {@code 204}s for the whole delay.
+     * Waiting still ends before the HTTP server drains, so the shutdown is not held up.
+     */
+    @Test
+    void duringTheShutdownDelayWaitingWorkersAreStillServed() throws Exception {
+        Path folder = Files.createDirectories(Path.of("target/it-stores", type + "-delay"));
+        Duration delay = Duration.ofSeconds(3);
+        try (ServiceProcess service = new ServiceProcess(folder.resolve("jobfoundry.db"), folder.resolve("service.log"),
+                Map.of("QUARKUS_SHUTDOWN_DELAY", delay.toMillis() + "ms"))) {
+            service.start();
+            base = service.baseUri();
+            CompletableFuture<HttpResponse<String>> handed = http.sendAsync(
+                    request("/v1/accept", "{\"types\":[\"" + type + "\"],\"wait\":60000}"), HttpResponse.BodyHandlers.ofString());
+            CompletableFuture<HttpResponse<String>> idle = http.sendAsync(
+                    request("/v1/accept", "{\"types\":[\"" + type + "-idle\"],\"wait\":60000}"), HttpResponse.BodyHandlers.ofString());
+
+            long stopping = System.nanoTime();
+            service.terminate();
+            awaitNotReady();
+            assertFalse(handed.isDone(), "a waiting worker was sent away at the SIGTERM: " + handed.getNow(null));
+            HttpResponse<String> created = post("/v1/jobs/" + type, "{}");
+            assertEquals(201, created.statusCode(), created.body());
+            String id = JSON.readTree(created.body()).path("id").asText();
+
+            HttpResponse<String> accepted = handed.get(30, TimeUnit.SECONDS);
+            assertEquals(200, accepted.statusCode(), accepted.body());
+            assertEquals(id, JSON.readTree(accepted.body()).path(0).path("id").asText(), accepted.body());
+            assertEquals(204, idle.get(30, TimeUnit.SECONDS).statusCode(), "waiting ends before the process does");
+            int exit = service.awaitExit(Duration.ofSeconds(45));
+            assertTrue(exit == 0 || exit == 143, "a clean exit on SIGTERM, not " + exit);
+            // quarkus.shutdown.timeout is 10 s: had the idle long-poll held the HTTP server, it would have waited that long.
+            long took = System.nanoTime() - stopping;
+            assertTrue(took < delay.plusSeconds(5).toNanos(), "the shutdown took " + took / 1_000_000 + " ms");
+        }
+    }
+
+    /** Readiness goes down at the SIGTERM, while the server still answers. */
+    private void awaitNotReady() throws Exception {
+        HttpRequest ready = HttpRequest.newBuilder(URI.create(base + "/q/health/ready")).timeout(Duration.ofSeconds(5)).build();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+            assertTrue(System.nanoTime() < deadline, "readiness stayed up after SIGTERM");
+            // No event says when the signal handler has run: poll as ServiceProcess does for readiness.
+            Thread.sleep(50);
+        }
+    }
+
     private HttpRequest request(String path, String body) {
         return HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(90))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();

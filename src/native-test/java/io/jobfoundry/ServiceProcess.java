@@ -56,7 +56,17 @@ final class ServiceProcess implements AutoCloseable {
 
     /** SIGTERM, as Kubernetes sends it; answers the exit code. */
     int stop(Duration timeout) throws InterruptedException {
+        terminate();
+        return awaitExit(timeout);
+    }
+
+    /** SIGTERM, without waiting for the process to end. */
+    void terminate() {
         process.destroy();
+    }
+
+    /** Waits for the process to end; answers its exit code. */
+    int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new IllegalStateException("the service did not stop within " + timeout + "; see " + log);
         }

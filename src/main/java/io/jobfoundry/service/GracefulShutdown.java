@@ -7,37 +7,57 @@ import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * SIGTERM, in order: (1) stop waiting — every blocked accept answers {@code 204}, every
- * {@code waitFor} answers the job as it is (as at its timeout) and every event stream ends, so no
- * worker hangs on a dying replica and the HTTP server is not held up by long-polls; new ones
- * answer at once, an accept with the jobs due then (while the shutdown delay lets load balancers
- * catch up, work still goes out); (2) the HTTP server refuses new requests and
- * lets in-flight ones, and so their transactions, finish ({@code quarkus.shutdown.timeout});
- * (3) the store is closed (its committer completes the batch under way) when its bean is disposed.
+ * SIGTERM, in order: (1) while {@code quarkus.shutdown.delay} lasts (load balancers withdrawing
+ * the replica), the service works as before, blocking accepts included: a worker looping on
+ * accept would otherwise spin through the delay on {@code 204}s, its connection still held here;
+ * (2) shortly before the delay ends ({@link #LEAD}), waiting stops: every blocked accept answers
+ * {@code 204}, every {@code waitFor} answers the job as it is (as at its timeout) and every event
+ * stream ends, so no worker hangs on a dying replica and the HTTP server is not held up by
+ * long-polls; new ones answer at once, an accept with the jobs due then; (3) the HTTP server
+ * refuses new requests and lets in-flight ones, and so their transactions, finish
+ * ({@code quarkus.shutdown.timeout}); (4) the store is closed (its committer completes the batch
+ * under way) when its bean is disposed.
  *
- * <p>Step (1) runs when Quarkus announces the shutdown, before its optional delay
- * ({@code quarkus.shutdown.delay}, for load balancers to notice readiness going down).
+ * <p>Step (2) must come before Quarkus' HTTP drain, which begins when the delay ends, so it is
+ * timed from Quarkus' announcement of the shutdown; without a delay it runs at the announcement.
  */
 @ApplicationScoped
 public class GracefulShutdown {
 
     private static final Logger LOG = Logger.getLogger(GracefulShutdown.class);
 
+    /** How long before the delay ends waiting stops: the answers go out before the HTTP drain. */
+    static final Duration LEAD = Duration.ofMillis(500);
+
     private final JobWaits waits;
     private final DueTimer dueTimer;
+    private final Optional<Duration> delay;
     private final AtomicBoolean draining = new AtomicBoolean();
 
-    GracefulShutdown(JobWaits waits, DueTimer dueTimer) {
+    GracefulShutdown(JobWaits waits, DueTimer dueTimer,
+            @ConfigProperty(name = "quarkus.shutdown.delay") Optional<Duration> delay) {
         this.waits = waits;
         this.dueTimer = dueTimer;
+        this.delay = delay;
     }
 
     void announced(@Observes ShutdownDelayInitiatedEvent event) {
-        drain();
+        Duration serving = delay.orElse(Duration.ZERO).minus(LEAD);
+        if (serving.isNegative() || serving.isZero()) {
+            drain();
+        } else {
+            LOG.infof("shutting down: serving as before for %d ms of the shutdown delay", serving.toMillis());
+            CompletableFuture.delayedExecutor(serving.toMillis(), TimeUnit.MILLISECONDS).execute(this::drain);
+        }
     }
 
     /** Also on the shutdown event itself, for a shutdown that was not announced first. */
@@ -45,7 +65,7 @@ public class GracefulShutdown {
         drain();
     }
 
-    /** True from the moment the shutdown was announced: background work should stand down. */
+    /** True once waiting has stopped (step 2): background work should stand down. */
     public boolean draining() {
         return draining.get();
     }
