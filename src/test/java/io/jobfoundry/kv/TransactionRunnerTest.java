@@ -1,6 +1,7 @@
 package io.jobfoundry.kv;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -183,5 +184,23 @@ class TransactionRunnerTest {
     void aPolicyWhoseThrottledBoundIsBelowItsOrdinaryOneIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> new RetryPolicy(3, Duration.ofSeconds(5),
                 Duration.ZERO, Duration.ofMillis(200), Duration.ofMillis(100)));
+    }
+
+    /** A store that does not answer costs a run a few attempt timeouts, not the policy's every attempt. */
+    @Test
+    void aRunGivesUpAfterThreeAttemptsTimeOut() throws Exception {
+        for (boolean async : new boolean[] {false, true}) {
+            FailingStore store = new FailingStore(Reason.TIMEOUT, FAILURES);
+            TransactionRunner runner = new TransactionRunner(store, PATIENT, new RecordedPauses());
+
+            Throwable failure = async
+                    ? assertThrows(ExecutionException.class, () -> runner.runAsync(tx -> "done", Sync.ON_COMMIT)
+                            .get(SECONDS, TimeUnit.SECONDS)).getCause()
+                    : assertThrows(RetriesExhaustedException.class, () -> runner.run(tx -> "done"));
+
+            RetriesExhaustedException exhausted = assertInstanceOf(RetriesExhaustedException.class, failure);
+            assertEquals(Backoff.TIMEOUT_ATTEMPTS, FAILURES - store.left.get(), "attempts made");
+            assertEquals(Reason.TIMEOUT, assertInstanceOf(RetryableStoreException.class, exhausted.getCause()).reason());
+        }
     }
 }
