@@ -40,7 +40,10 @@ final class AcceptAttempt {
         this.patterns = patterns;
         this.claims = claims;
         this.now = now;
-        this.maxAt = maxScheduledAt == null ? now : Math.min(now, Times.micros(maxScheduledAt));
+        // Not bounded by now: the ready index holds only jobs due by the clock of whoever placed
+        // them, and a job an add placed after this accept read the clock (or on a replica whose
+        // clock runs ahead) would be passed over, while the watch this round sets has seen it.
+        this.maxAt = maxScheduledAt == null ? Long.MAX_VALUE : Times.micros(maxScheduledAt);
         this.leases = new ArrayList<>(claims.size());
         int total = 0;
         for (JobEngine.Claim claim : claims) {

@@ -341,6 +341,23 @@ public abstract class JobEngineContract {
         assertEquals(List.of("b"), rest.stream().map(l -> l.job().id()).toList());
     }
 
+    /**
+     * The ready index holds only jobs that are due, by the clock of whoever placed them: an accept
+     * must not weigh them against its own. A replica whose clock lags (or an accept that read the
+     * clock just before a concurrent add read it) used to pass them over, and, having found none,
+     * wait out its whole wait on a watch that had already seen the job.
+     */
+    @Test
+    void aReadyJobIsTakenByAnAcceptWhoseClockIsBehind() {
+        add("email", "a");
+        JobEngine lagging = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT),
+                new MutableClock(START.minusSeconds(1)), EngineOptions.DEFAULT);
+
+        List<LeasedJob> taken = lagging.accept(new AcceptRequest(List.of("email"), 1, null, null));
+
+        assertEquals(List.of("a"), taken.stream().map(l -> l.job().id()).toList());
+    }
+
     @Test
     void heartbeatRenewsAndMayReplaceData() {
         add("email", "a");
