@@ -5,8 +5,10 @@ import io.jobfoundry.kv.KvReads;
 import io.jobfoundry.kv.KvTransaction;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jboss.logging.Logger;
 
@@ -27,8 +29,8 @@ final class AcceptAttempt {
     private final long now;
     private final long maxAt;
     private final String nonce = Tokens.next();
-    /** Where this accept starts among the types a glob matches; the same for every attempt of it. */
-    private final int typeTurn;
+    /** Where this accept starts among the types each glob matches; the same for every attempt of it. */
+    private final Map<String, Integer> turns = new HashMap<>();
     private final List<List<String>> leases;
     private final int wanted;
     /** The moves of the attempt that ran last: the one that committed, once the transaction has. */
@@ -55,7 +57,11 @@ final class AcceptAttempt {
             total += claim.max();
         }
         this.wanted = total;
-        this.typeTurn = acceptor.nextTypeTurn();
+        for (String pattern : patterns) {
+            if (TypeNames.isGlob(pattern) && !turns.containsKey(pattern)) {
+                turns.put(pattern, acceptor.nextTurn(pattern));
+            }
+        }
     }
 
     /**
@@ -176,7 +182,7 @@ final class AcceptAttempt {
     /**
      * Exact names as given, globs against the registry; each type once, in request order: a list
      * says which type comes first. The types one glob matches have no order of their own, so they
-     * take turns: each accept starts them one further along ({@link #typeTurn}).
+     * take turns: each accept with that glob starts them one further along ({@link #turns}).
      */
     private List<String> resolveTypes(KvReads tx) {
         Set<String> types = new LinkedHashSet<>();
@@ -196,7 +202,7 @@ final class AcceptAttempt {
                 }
             }
             for (int i = 0; i < matched.size(); i++) {
-                types.add(matched.get(Math.floorMod(typeTurn + i, matched.size())));
+                types.add(matched.get(Math.floorMod(turns.get(pattern) + i, matched.size())));
             }
         }
         return new ArrayList<>(types);

@@ -33,7 +33,9 @@ final class Acceptor {
     private final int window;
     private final ConcurrentHashMap<String, String> cursors = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<GroupKey, Integer> positions = new ConcurrentHashMap<>();
-    private final AtomicInteger typeTurns = new AtomicInteger();
+    /** Each glob's next turn ({@link #nextTurn}); patterns come from clients, hence the bound. */
+    private final ConcurrentHashMap<String, AtomicInteger> globTurns = new ConcurrentHashMap<>();
+    static final int MAX_GLOB_TURNS = 1024;
 
     private record GroupKey(String type, String group) {
     }
@@ -79,11 +81,17 @@ final class Acceptor {
     }
 
     /**
-     * Where an accept starts among the types a glob matches: each accept one type further, so that
-     * a busy type cannot starve the others the way it would if every accept began with the first.
+     * Where an accept with {@code glob} starts among the types it matches: each such accept one
+     * type further, so that a busy type cannot starve the others the way it would if every accept
+     * began with the first. The turns are the glob's own: a count shared by every accept would let
+     * other accepts in between step past a type for good. Past {@link #MAX_GLOB_TURNS} globs the
+     * turns start over, which costs only one round of order.
      */
-    int nextTypeTurn() {
-        return typeTurns.getAndIncrement();
+    int nextTurn(String glob) {
+        if (globTurns.size() >= MAX_GLOB_TURNS && !globTurns.containsKey(glob)) {
+            globTurns.clear();
+        }
+        return globTurns.computeIfAbsent(glob, g -> new AtomicInteger()).getAndIncrement();
     }
 
     /**

@@ -707,6 +707,23 @@ public abstract class JobEngineContract {
         assertTrue(engine.accept(listed).isEmpty());
     }
 
+    /** A glob's turns are its own: other accepts in between (here one that finds nothing) do not move them. */
+    @Test
+    void aGlobsTurnsAreNotMovedByOtherAccepts() {
+        for (String type : List.of("mail.a", "mail.b")) {
+            for (int i = 0; i < 4; i++) {
+                add(type, "j" + i);
+            }
+        }
+        List<String> taken = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            taken.add(engine.accept(new AcceptRequest(List.of("mail.*"), 1, null, "w")).get(0).job().type());
+            assertTrue(engine.accept(new AcceptRequest(List.of("unrelated"), 1, null, "w")).isEmpty());
+        }
+        assertEquals(3, taken.stream().filter("mail.a"::equals).count(), "mail.a in " + taken);
+        assertEquals(3, taken.stream().filter("mail.b"::equals).count(), "mail.b in " + taken);
+    }
+
     // ---- recurring jobs ---------------------------------------------------------------------------
 
     @Test
