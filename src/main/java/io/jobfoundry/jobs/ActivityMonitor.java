@@ -5,10 +5,14 @@ import com.apple.foundationdb.tuple.Versionstamp;
 import io.jobfoundry.kv.KeyValue;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Re-enqueues running jobs whose processor has gone quiet (couch_jobs' activity monitor).
@@ -25,6 +29,7 @@ import java.util.Map;
 public final class ActivityMonitor {
 
     private static final int FIRST_BATCH = 200;
+    static final int PROBE_TYPES = 256;
 
     private final JobEngine engine;
     private final Map<String, Deque<Mark>> marks = new HashMap<>();
@@ -61,33 +66,70 @@ public final class ActivityMonitor {
         marks.keySet().retainAll(types.keySet());
         shortestTimeout = types.values().stream().mapToLong(settings -> settings.activityTimeout().toNanos() / 1_000)
                 .min().orElse(Long.MAX_VALUE);
+        // The stamp each type's jobs must have been active after, for the types whose marks reach back a timeout.
+        Map<String, Versionstamp> thresholds = new HashMap<>();
         for (Map.Entry<String, TypeSettings> entry : types.entrySet()) {
-            String type = entry.getKey();
             long timeout = entry.getValue().activityTimeout().toNanos() / 1_000;
-            Deque<Mark> history = marks.computeIfAbsent(type, t -> new ArrayDeque<>());
+            Deque<Mark> history = marks.computeIfAbsent(entry.getKey(), t -> new ArrayDeque<>());
             // A changed timeout starts the count again (couch_jobs skips a check then).
             history.removeIf(mark -> mark.timeout != timeout);
-            Versionstamp latest = engine.runner().run(tx -> {
-                byte[] value = tx.snapshot().get(JobKeys.latestActivity(type));
-                return value == null ? null : Versionstamp.fromBytes(value);
-            });
             Mark threshold = null;
             while (!history.isEmpty() && now - history.peekFirst().at >= timeout) {
                 threshold = history.pollFirst();
             }
             if (threshold != null && threshold.stamp != null) {
-                int count = reenqueueThrough(type, threshold.stamp, entry.getValue(), now);
-                if (count > 0) {
-                    requeued.put(type, count);
-                    engine.observer().requeued(type, count);
-                }
+                thresholds.put(entry.getKey(), threshold.stamp);
             }
-            // A mark every tenth of the timeout bounds detection to about 1.1 timeouts.
-            if (history.isEmpty() || now - history.peekLast().at >= timeout / 10) {
-                history.addLast(new Mark(now, latest, timeout));
+        }
+        List<String> names = new ArrayList<>(types.keySet());
+        for (int from = 0; from < names.size(); from += PROBE_TYPES) {
+            Probe probe = probe(names.subList(from, Math.min(names.size(), from + PROBE_TYPES)), thresholds);
+            for (Map.Entry<String, Versionstamp> latest : probe.latest().entrySet()) {
+                String type = latest.getKey();
+                TypeSettings settings = types.get(type);
+                if (probe.stale().contains(type)) {
+                    int count = reenqueueThrough(type, thresholds.get(type), settings, now);
+                    if (count > 0) {
+                        requeued.put(type, count);
+                        engine.observer().requeued(type, count);
+                    }
+                }
+                // A mark every tenth of the timeout bounds detection to about 1.1 timeouts.
+                long timeout = settings.activityTimeout().toNanos() / 1_000;
+                Deque<Mark> history = marks.get(type);
+                if (history.isEmpty() || now - history.peekLast().at >= timeout / 10) {
+                    history.addLast(new Mark(now, latest.getValue(), timeout));
+                }
             }
         }
         return requeued;
+    }
+
+    /**
+     * What one read-only transaction finds for {@code types}: each one's latest activity (null if
+     * none yet), and which have a running job quiet since their threshold. A run costs one such
+     * transaction per {@link #PROBE_TYPES} types, plus the moves of types with quiet jobs: types
+     * are made by any add and never go, so a transaction or two for each on every run (ten a
+     * timeout) used to keep an idle service busy.
+     */
+    private Probe probe(List<String> types, Map<String, Versionstamp> thresholds) {
+        return engine.runner().run(tx -> {
+            Map<String, Versionstamp> latest = new LinkedHashMap<>();
+            Set<String> stale = new HashSet<>();
+            for (String type : types) {
+                byte[] value = tx.snapshot().get(JobKeys.latestActivity(type));
+                latest.put(type, value == null ? null : Versionstamp.fromBytes(value));
+                Versionstamp through = thresholds.get(type);
+                if (through != null && !tx.snapshot()
+                        .getRange(JobKeys.activityBegin(type), JobKeys.activityThrough(type, through), 1).isEmpty()) {
+                    stale.add(type);
+                }
+            }
+            return new Probe(latest, stale);
+        });
+    }
+
+    private record Probe(Map<String, Versionstamp> latest, Set<String> stale) {
     }
 
     private int reenqueueThrough(String type, Versionstamp through, TypeSettings settings, long now) {

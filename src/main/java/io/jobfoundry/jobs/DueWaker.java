@@ -2,8 +2,10 @@ package io.jobfoundry.jobs;
 
 import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.kv.KeyValue;
+import io.jobfoundry.kv.KvTransaction;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +19,14 @@ public final class DueWaker {
 
     private static final int BATCH = 500;
 
+    /**
+     * Types whose next scheduled job one read-only transaction looks up. A run costs a transaction
+     * per this many types, plus the moves of those with a job due: types are made by any add, a
+     * typo included, and never go, so a transaction or two for each on every run (at least once a
+     * second) used to keep an idle service busy and late.
+     */
+    static final int PROBE_TYPES = 256;
+
     private final JobEngine engine;
 
     public DueWaker(JobEngine engine) {
@@ -28,36 +38,60 @@ public final class DueWaker {
         long now = Times.micros(engine.clock().instant());
         Map<String, Integer> promoted = new HashMap<>();
         Long next = null;
-        for (String type : engine.runner().run(TypeRegistry::names)) {
-            int count = ShrinkingBatches.drain(BATCH, size -> engine.runner().run(tx -> {
-                List<KeyValue> due =
-                        tx.getRange(JobKeys.scheduledBegin(type), JobKeys.scheduledThrough(type, now), size);
-                int moved = 0;
-                for (KeyValue kv : due) {
-                    Tuple key = Tuple.fromBytes(kv.key());
-                    JobRecord r = JobIndex.load(tx, type, key.getString(3));
-                    if (r != null && r.state == JobState.PENDING && !r.due && r.scheduledAt == key.getLong(2)) {
-                        JobIndex.promote(tx, r);
-                        JobIndex.store(tx, r);
-                        moved++;
-                    } else {
-                        tx.clear(kv.key()); // a scheduled key its job no longer owns
+        List<String> types = engine.runner().run(TypeRegistry::names);
+        for (int from = 0; from < types.size(); from += PROBE_TYPES) {
+            List<String> probed = types.subList(from, Math.min(types.size(), from + PROBE_TYPES));
+            Map<String, Long> firsts = engine.runner().run(tx -> {
+                Map<String, Long> found = new LinkedHashMap<>();
+                for (String type : probed) {
+                    Long first = firstScheduled(tx, type);
+                    if (first != null) {
+                        found.put(type, first);
                     }
                 }
-                return new ShrinkingBatches.Step(due.size(), moved);
-            }));
-            if (count > 0) {
-                promoted.put(type, count);
-            }
-            Long first = engine.runner().run(tx -> {
-                List<KeyValue> head = tx.snapshot().getRange(JobKeys.scheduledBegin(type), JobKeys.scheduledEnd(type), 1);
-                return head.isEmpty() ? null : Tuple.fromBytes(head.get(0).key()).getLong(2);
+                return found;
             });
-            if (first != null && (next == null || first < next)) {
-                next = first;
+            for (Map.Entry<String, Long> entry : firsts.entrySet()) {
+                String type = entry.getKey();
+                Long first = entry.getValue();
+                if (first <= now) {
+                    int count = promote(type, now);
+                    if (count > 0) {
+                        promoted.put(type, count);
+                    }
+                    first = engine.runner().run(tx -> firstScheduled(tx, type));
+                }
+                if (first != null && (next == null || first < next)) {
+                    next = first;
+                }
             }
         }
         return new Result(promoted, Optional.ofNullable(next).map(Times::instant));
+    }
+
+    /** When the type's next scheduled job is due, or null if none is scheduled. */
+    private static Long firstScheduled(KvTransaction tx, String type) {
+        List<KeyValue> head = tx.snapshot().getRange(JobKeys.scheduledBegin(type), JobKeys.scheduledEnd(type), 1);
+        return head.isEmpty() ? null : Tuple.fromBytes(head.get(0).key()).getLong(2);
+    }
+
+    private int promote(String type, long now) {
+        return ShrinkingBatches.drain(BATCH, size -> engine.runner().run(tx -> {
+            List<KeyValue> due = tx.getRange(JobKeys.scheduledBegin(type), JobKeys.scheduledThrough(type, now), size);
+            int moved = 0;
+            for (KeyValue kv : due) {
+                Tuple key = Tuple.fromBytes(kv.key());
+                JobRecord r = JobIndex.load(tx, type, key.getString(3));
+                if (r != null && r.state == JobState.PENDING && !r.due && r.scheduledAt == key.getLong(2)) {
+                    JobIndex.promote(tx, r);
+                    JobIndex.store(tx, r);
+                    moved++;
+                } else {
+                    tx.clear(kv.key()); // a scheduled key its job no longer owns
+                }
+            }
+            return new ShrinkingBatches.Step(due.size(), moved);
+        }));
     }
 
     /** What a run did, and when the next scheduled job falls due (if any is scheduled). */

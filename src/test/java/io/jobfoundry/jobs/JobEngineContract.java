@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -489,6 +490,36 @@ public abstract class JobEngineContract {
     }
 
     // ---- scheduling, timeouts and retries ----------------------------------------------------------
+
+    /**
+     * Types are made by any add and never go. The monitors' runs look at all of them in a few
+     * read-only transactions, and spend more only on types with work: two transactions per idle
+     * type on every run kept an idle service busy and delivered scheduled jobs late.
+     */
+    @Test
+    void theMonitorsRunsCostLittleForIdleTypes() {
+        int idle = 2 * DueWaker.PROBE_TYPES + 50;
+        for (int i = 0; i < idle; i++) {
+            engine.configureType(String.format("idle-%04d", i), TypeSettings.DEFAULT);
+        }
+        engine.put("email", "later", JobChanges.NONE.withScheduledAt(START.plusSeconds(10)));
+        add("report", "r");
+        acceptOne("report");
+        activity.runOnce(); // marks the latest activity of every type
+
+        clock.advance(TypeSettings.DEFAULT.activityTimeout().plusSeconds(1)); // "email" is due, "report" quiet
+        long before = engine.runner().committed();
+        assertEquals(Map.of("email", 1), waker.runOnce().promoted());
+        long wakerRun = engine.runner().committed() - before;
+        before = engine.runner().committed();
+        assertEquals(Map.of("report", 1), activity.runOnce());
+        long monitorRun = engine.runner().committed() - before;
+
+        assertTrue(wakerRun <= 6, "the due waker's run took " + wakerRun + " transactions");
+        assertTrue(monitorRun <= 6, "the activity monitor's run took " + monitorRun + " transactions");
+        assertEquals("later", acceptOne("email").job().id());
+        assertEquals("r", acceptOne("report").job().id());
+    }
 
     @Test
     void aScheduledJobBecomesAvailableWhenDue() {
