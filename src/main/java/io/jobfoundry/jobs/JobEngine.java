@@ -657,7 +657,9 @@ public final class JobEngine {
         }
         JobIndex.stopRunning(tx, r);
         r.attempt++;
-        r.lastError = "activity timeout: no heartbeat or finish within " + settings.activityTimeout().toSeconds() + " s";
+        r.lastError = "activity timeout: no heartbeat or finish within "
+                + java.math.BigDecimal.valueOf(settings.activityTimeout().toMillis(), 3).stripTrailingZeros().toPlainString()
+                + " s";
         if (r.attempt < r.maxAttempts) {
             // The processor vanished, not the job: it may run again at once.
             retryAt(r, now);

@@ -578,6 +578,22 @@ public abstract class JobEngineContract {
         assertEquals(0, counts.running());
     }
 
+    /** A quiet run counts as an attempt: on its last one the job ends failed, and says why. */
+    @Test
+    void aRunThatGoesQuietOnItsLastAttemptEndsFailed() {
+        engine.configureType("email", s -> new TypeSettings(Duration.ofMillis(1500), 1, s.highRun(), s.lowRun(),
+                s.backoffBase(), s.backoffMax()));
+        add("email", "a");
+        acceptOne("email");
+        activity.runOnce();
+        clock.advance(Duration.ofSeconds(2));
+        activity.runOnce();
+        Job ended = engine.get("email", "a").orElseThrow();
+        assertEquals(JobState.FINISHED, ended.state());
+        assertEquals(JobResult.FAILED, ended.result());
+        assertEquals("activity timeout: no heartbeat or finish within 1.5 s", ended.lastError());
+    }
+
     @Test
     void theActivityMonitorReenqueuesAJobWhoseProcessorWentQuiet() {
         add("email", "a");
