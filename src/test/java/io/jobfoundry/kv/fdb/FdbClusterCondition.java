@@ -12,12 +12,14 @@ import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Enables FDB tests iff {@code FDB_CLUSTER_FILE} names an existing file, libfdb_c loads, and a read
- * answers within {@link #TIMEOUT}; otherwise disables them with the specific reason, which Surefire
- * reports as the skip message. Probed once per JVM.
+ * answers within {@link #TIMEOUT}. Without the variable they are skipped, with the reason as the
+ * skip message and once on the console; with it, a cluster that cannot be used fails them, so that
+ * a run meant to test FoundationDB cannot pass by skipping. Probed once per JVM.
  *
  * <p>The probe talks to fdb-java directly rather than through {@link FdbStores}: a bug in opening
  * must fail the FDB tests, not skip them.
@@ -28,12 +30,27 @@ public final class FdbClusterCondition implements ExecutionCondition {
     static final Duration TIMEOUT = Duration.ofSeconds(5);
 
     private static final class Probe {
-        static final ConditionEvaluationResult RESULT = probe(System.getenv(CLUSTER_FILE_VARIABLE));
+        static final String CLUSTER_FILE = System.getenv(CLUSTER_FILE_VARIABLE);
+        static final ConditionEvaluationResult RESULT = probe(CLUSTER_FILE);
+
+        static {
+            if (RESULT.isDisabled() && !asked(CLUSTER_FILE)) {
+                System.err.println("FoundationDB suites skipped: " + RESULT.getReason().orElse(""));
+            }
+        }
     }
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        if (Probe.RESULT.isDisabled() && asked(Probe.CLUSTER_FILE)) {
+            throw new ExtensionConfigurationException(CLUSTER_FILE_VARIABLE + " is set, but FoundationDB cannot be used: "
+                    + Probe.RESULT.getReason().orElse(""));
+        }
         return Probe.RESULT;
+    }
+
+    private static boolean asked(String clusterFile) {
+        return clusterFile != null && !clusterFile.isBlank();
     }
 
     static ConditionEvaluationResult probe(String clusterFile) {
