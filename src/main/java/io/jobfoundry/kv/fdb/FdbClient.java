@@ -49,9 +49,9 @@ final class FdbClient {
     }
 
     /**
-     * Stops the network thread and waits for it to end. FDB fails whatever is still in flight, so
-     * call it once every store is closed, at shutdown; no store can be opened in this process
-     * afterwards. Does nothing (and loads no native code) if no store was ever opened.
+     * Stops the network thread and waits for it to end. Nothing in flight completes afterwards (a
+     * thread waiting on a future may wait for good), so call it once every store is closed, at
+     * shutdown; no store can be opened in this process afterwards. Does nothing (and loads no native code) if no store was ever opened.
      */
     static synchronized void stop() {
         stopped = true;
@@ -63,12 +63,16 @@ final class FdbClient {
     private static FDB select(String store) {
         try {
             return FDB.selectAPIVersion(API_VERSION);
-        } catch (LinkageError | FDBException e) {
+        } catch (LinkageError e) {
             // The first attempt fails with UnsatisfiedLinkError from FDB's static initializer (the
             // bundled libfdb_java cannot link libfdb_c), every later one with NoClassDefFoundError
-            // (the JVM does not rerun a failed initializer); an FDBException here means a libfdb_c
-            // too old for API 730. All mean the same to an operator.
+            // (the JVM does not rerun a failed initializer). Both mean the same to an operator.
             throw new StoreException(NOT_INSTALLED, store, e);
+        } catch (FDBException e) {
+            if (e.getCode() == FdbErrors.API_VERSION_NOT_SUPPORTED) {
+                throw new StoreException(NOT_INSTALLED + " (the installed one is older than 7.3)", store, e);
+            }
+            throw new StoreException("FoundationDB refused API version " + API_VERSION + ": " + e.getMessage(), store, e);
         } catch (IllegalArgumentException e) {
             throw new StoreException(OTHER_API_VERSION, store, e);
         }

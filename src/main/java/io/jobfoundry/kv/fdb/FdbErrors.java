@@ -35,6 +35,7 @@ final class FdbErrors {
     static final int TRANSACTION_TOO_LARGE = 2101;
     static final int KEY_TOO_LARGE = 2102;
     static final int VALUE_TOO_LARGE = 2103;
+    static final int API_VERSION_NOT_SUPPORTED = 2203;
 
     /** FoundationDB's own classification of an error code. */
     interface Predicates {

@@ -11,9 +11,10 @@ import io.jobfoundry.kv.StoreLimitException.Limit;
  *
  * <p>FoundationDB refuses an oversized key or value only when the transaction commits, and without
  * saying which one; checking here fails the very call that broke a limit, with its size, as every
- * backend must. The total is a lower bound of FDB's own accounting (which adds conflict ranges),
- * so a total over the limit can never commit and fails at once; a total under it may still be
- * refused at commit, and then {@link FdbErrors} reports it.
+ * backend must. The total counts every write, as the embedded store does, where FDB counts the
+ * mutations it sends (repeated writes of one key merged into one) and adds conflict ranges: a
+ * transaction rewriting one key many times may fail here where FDB would take it, and one under
+ * the total may still be refused at commit, which {@link FdbErrors} then reports.
  */
 final class WriteSizes {
 
