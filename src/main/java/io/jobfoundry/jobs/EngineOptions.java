@@ -14,6 +14,14 @@ public record EngineOptions(int acceptWindow, int maxDataBytes) {
 
     public static final EngineOptions DEFAULT = new EngineOptions(1, 64 * 1024);
 
+    /** The accept window for a store whose transactions run at once (FoundationDB). */
+    public static final int CONCURRENT_ACCEPT_WINDOW = 16;
+
+    /** These options for a store whose transactions run at once: accepts spread over the head of the queue. */
+    public EngineOptions forConcurrentStore() {
+        return new EngineOptions(CONCURRENT_ACCEPT_WINDOW, maxDataBytes);
+    }
+
     public EngineOptions {
         if (acceptWindow < 1 || acceptWindow > 100) {
             throw new IllegalArgumentException("acceptWindow must be within 1..100");

@@ -46,10 +46,9 @@ public class EngineProducer {
     @Produces
     @Singleton
     JobEngine engine(TransactionRunner runner, Clock clock, JobfoundryConfig config, MeterRegistry registry) {
-        // FoundationDB runs transactions concurrently: spread accepts over the head of the queue.
-        int window = config.store() == JobfoundryConfig.StoreKind.FDB ? 16 : 1;
-        return new JobEngine(runner, clock, new EngineOptions(window, EngineOptions.DEFAULT.maxDataBytes()),
-                new MicrometerJobObserver(registry));
+        EngineOptions options = config.store() == JobfoundryConfig.StoreKind.FDB
+                ? EngineOptions.DEFAULT.forConcurrentStore() : EngineOptions.DEFAULT;
+        return new JobEngine(runner, clock, options, new MicrometerJobObserver(registry));
     }
 
     @Produces

@@ -24,6 +24,11 @@ class FdbJobEngineTest extends JobEngineContract {
 
     @Override
     protected void discardStore(KvStore store) {
+        clearAndClose(store);
+    }
+
+    /** Clears everything under the store's key prefix, then closes it. */
+    static void clearAndClose(KvStore store) {
         try {
             new TransactionRunner(store, RetryPolicy.DEFAULT).run(tx -> {
                 tx.clearRange(new byte[] {0x00}, new byte[] {(byte) 0xFF});

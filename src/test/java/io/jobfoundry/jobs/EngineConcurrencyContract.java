@@ -8,9 +8,6 @@ import io.jobfoundry.kv.FaultInjectingStore;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.TransactionRunner;
-import io.jobfoundry.kv.embedded.Durability;
-import io.jobfoundry.kv.embedded.EmbeddedOptions;
-import io.jobfoundry.kv.embedded.EmbeddedStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,41 +28,60 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Seeded random operations from many threads (fdb-record-layer's queue concurrency test). Whatever
- * the interleaving: no job is ever held under two valid leases, every job added and not removed is
- * still there, and the counters agree with the records.
+ * Seeded random operations from many threads (fdb-record-layer's queue concurrency test), through
+ * two engines on one store, as two replicas would run. Whatever the interleaving: no job is ever
+ * held under two valid leases, every job added and not removed is still there, and the counters
+ * agree with the records. On FoundationDB transactions really run at once, so this is where a
+ * missing read conflict would show; the embedded store runs them one after another.
  */
-class EngineConcurrencyTest {
+public abstract class EngineConcurrencyContract {
 
     private static final String TYPE = "chaos";
     private static final int THREADS = 8;
     private static final int OPERATIONS = 250;
     private static final int IDS = 40;
+    private static final int REPLICAS = 2;
 
     @TempDir
     Path folder;
+
+    protected abstract KvStore openStore(Path folder) throws Exception;
+
+    /** Clears what the test wrote, where the store outlives it, and closes the store. */
+    protected void discardStore(KvStore store) throws Exception {
+        store.close();
+    }
+
+    /** The engine's options, as the service sets them for this store. */
+    protected EngineOptions options() {
+        return EngineOptions.DEFAULT;
+    }
 
     @ParameterizedTest(name = "faults: {0}")
     @ValueSource(doubles = {0.0, 0.1})
     void noJobIsHeldTwiceAndNoneIsLost(double faults) throws Exception {
         long seed = Long.getLong("chaos.seed", System.nanoTime());
-        System.out.println("EngineConcurrencyTest seed " + seed + " (replay with -Dchaos.seed=" + seed + ")");
-        KvStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("chaos.db")).withDurability(Durability.OS));
-        if (faults > 0) {
-            store = new FaultInjectingStore(store, faults, FaultInjectingStore.Mode.BOTH, seed);
-        }
-        try (KvStore closing = store) {
-            JobEngine engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(),
-                    EngineOptions.DEFAULT);
+        System.out.println(getClass().getSimpleName() + " seed " + seed + " (replay with -Dchaos.seed=" + seed + ")");
+        KvStore opened = openStore(folder);
+        KvStore store = faults > 0 ? new FaultInjectingStore(opened, faults, FaultInjectingStore.Mode.BOTH, seed) : opened;
+        try {
+            List<JobEngine> replicas = new ArrayList<>();
+            List<JobWaits> waitsOf = new ArrayList<>();
+            ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
+            for (int r = 0; r < REPLICAS; r++) {
+                JobEngine replica = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(), options());
+                replicas.add(replica);
+                // Blocked accepts and the adds that hand jobs straight to them race with everything else.
+                waitsOf.add(new JobWaits(replica, waitsPool, waitsPool));
+            }
             Set<String> leasesSeen = ConcurrentHashMap.newKeySet();
             Map<String, List<String>> leasesByJob = new ConcurrentHashMap<>();
-            ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
-            // Blocked accepts and the adds that hand jobs straight to them race with everything else.
-            JobWaits waits = new JobWaits(engine, waitsPool, waitsPool);
             ExecutorService pool = Executors.newFixedThreadPool(THREADS);
             List<Future<?>> futures = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
                 Random random = new Random(seed + t);
+                JobEngine engine = replicas.get(t % REPLICAS);
+                JobWaits waits = waitsOf.get(t % REPLICAS);
                 futures.add(pool.submit(() -> {
                     List<LeasedJob> held = new ArrayList<>();
                     for (int i = 0; i < OPERATIONS; i++) {
@@ -112,10 +128,12 @@ class EngineConcurrencyTest {
                 future.get(5, TimeUnit.MINUTES);
             }
             pool.shutdown();
-            waits.close();
+            waitsOf.forEach(JobWaits::close);
             waitsPool.shutdown();
             // A job handed to an accept whose wait had just ended goes back to the queue on the pool.
             assertTrue(waitsPool.awaitTermination(1, TimeUnit.MINUTES));
+
+            JobEngine engine = replicas.get(0);
 
             for (Job job : engine.list(TYPE, null, null, 1000, null).jobs()) {
                 int valid = 0;
@@ -148,6 +166,8 @@ class EngineConcurrencyTest {
                     .filter(j -> !j.scheduledAt().isAfter(Clock.systemUTC().instant())).count();
             assertTrue(counts.due() <= counts.pending() && counts.due() >= 0, "due within pending");
             assertTrue(due >= counts.due(), "every ready job is due");
+        } finally {
+            discardStore(opened);
         }
     }
 }
