@@ -18,6 +18,9 @@ final class ConfigCheck {
     /** The shortest interval a monitor or a keep-alive may have: shorter is a busy loop. */
     static final Duration SHORTEST_INTERVAL = Duration.ofMillis(10);
 
+    /** The longest a FoundationDB transaction lives. */
+    static final Duration FDB_LONGEST = Duration.ofSeconds(5);
+
     private ConfigCheck() {
     }
 
@@ -38,6 +41,11 @@ final class ConfigCheck {
             }
         });
         atLeast(problems, "jobfoundry.transaction.timeout", config.transaction().timeout(), Duration.ofMillis(1));
+        if (config.store() == JobfoundryConfig.StoreKind.FDB && config.transaction().timeout().compareTo(FDB_LONGEST) > 0) {
+            // FoundationDB ends every transaction at 5 s (transaction_too_old) whatever the timeout says.
+            problems.add("jobfoundry.transaction.timeout must be at most " + text(FDB_LONGEST)
+                    + " with jobfoundry.store=fdb (FoundationDB's own limit), not " + text(config.transaction().timeout()));
+        }
         if (config.transaction().maxAttempts() < 1) {
             problems.add("jobfoundry.transaction.max-attempts must be at least 1, not " + config.transaction().maxAttempts());
         }

@@ -86,6 +86,14 @@ class ConfigCheckTest {
     }
 
     @Test
+    void anFdbTransactionCannotOutliveFoundationDbsFiveSeconds() {
+        assertEquals(List.of("jobfoundry.transaction.timeout must be at most 5s with jobfoundry.store=fdb"
+                        + " (FoundationDB's own limit), not 10s"),
+                problems(Map.of("jobfoundry.store", "fdb", "jobfoundry.transaction.timeout", "10s")));
+        assertEquals(List.of(), problems(Map.of("jobfoundry.transaction.timeout", "10s")), "the embedded store has no such limit");
+    }
+
+    @Test
     void aDefaultWaitBeyondTheLongestIsRefused() {
         assertEquals(List.of("jobfoundry.api.default-wait-timeout (600s) must not be longer than jobfoundry.api.max-wait (300s)"),
                 problems(Map.of("jobfoundry.api.default-wait-timeout", "10m")));
