@@ -15,19 +15,10 @@ final class Backoff {
     /** Attempts of one transaction the store may fail as {@link RetryableStoreException.Reason#FULL}. */
     static final int FULL_ATTEMPTS = 3;
 
-    /**
-     * Attempts of one run that may time out. Each waits out the whole attempt timeout: against a
-     * store that does not answer (an unreachable FDB cluster), the policy's 100 attempts would
-     * hold the request, or a monitor's batch, for eight minutes. FDB's own retry loop does not
-     * retry {@code transaction_timed_out} at all; a few attempts still ride out a slow moment.
-     */
-    static final int TIMEOUT_ATTEMPTS = 3;
-
     private final long maxNanos;
     private final long throttledNanos;
     private long boundNanos;
     private int fullFailures;
-    private int timeouts;
 
     Backoff(RetryPolicy policy) {
         this.maxNanos = policy.maxBackoff().toNanos();
@@ -37,11 +28,7 @@ final class Backoff {
 
     /** Whether the run stops after an attempt failed for {@code reason}, although the policy allows more. */
     boolean givesUp(RetryableStoreException.Reason reason) {
-        return switch (reason) {
-            case FULL -> ++fullFailures >= FULL_ATTEMPTS;
-            case TIMEOUT -> ++timeouts >= TIMEOUT_ATTEMPTS;
-            default -> false;
-        };
+        return reason == RetryableStoreException.Reason.FULL && ++fullFailures >= FULL_ATTEMPTS;
     }
 
     /** After an attempt failed for {@code reason}: how long to wait, in nanoseconds, before the next. */

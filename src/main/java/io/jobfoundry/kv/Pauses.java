@@ -5,7 +5,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-/** How {@link TransactionRunner} waits out a backoff: in real time, or, in tests, not at all. */
+/** How {@link TransactionRunner} waits out a backoff and times a run: in real time, or, in tests, not at all. */
 interface Pauses {
 
     Pauses REAL = new Pauses() {
@@ -25,6 +25,11 @@ interface Pauses {
         public Executor after(long nanos) {
             return CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS);
         }
+
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
     };
 
     /** Blocks the calling thread for {@code nanos}: the blocking run, whose caller waits anyway. */
@@ -32,4 +37,7 @@ interface Pauses {
 
     /** Runs its tasks {@code nanos} from now, holding no thread meanwhile: the asynchronous run. */
     Executor after(long nanos);
+
+    /** The time a run's length is measured in ({@link System#nanoTime()}). */
+    long nanoTime();
 }

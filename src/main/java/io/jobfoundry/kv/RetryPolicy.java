@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * How {@link TransactionRunner} retries: at most {@code maxAttempts} attempts of at most
- * {@code timeout} each, with capped exponential backoff and full jitter between them (as FDB's
+ * {@code timeout} each, for at most {@link #runLimit()} in all, with capped exponential backoff and full jitter between them (as FDB's
  * {@code onError} does) so that conflicting clients do not retry in lock step. A step waits at most
  * {@code maxBackoff}; after an attempt the store {@link RetryableStoreException.Reason#THROTTLED
  * throttled}, at least that and up to {@code throttledBackoff}: a conflict clears in milliseconds,
@@ -20,6 +20,20 @@ public record RetryPolicy(int maxAttempts, Duration timeout, Duration initialBac
      */
     public static final RetryPolicy DEFAULT = new RetryPolicy(100, Duration.ofSeconds(5), Duration.ofMillis(1),
             Duration.ofMillis(200), Duration.ofSeconds(2));
+
+    /** How many attempt timeouts a whole run may last: see {@link #runLimit()}. */
+    static final int RUN_TIMEOUTS = 3;
+
+    /**
+     * The longest a run goes on retrying: three attempt timeouts (15 s by default). Against a
+     * store that does not answer (an unreachable FDB cluster) every attempt waits out its whole
+     * timeout, and the policy's 100 attempts would hold the request, or a monitor's batch that
+     * should shrink, for eight minutes; FDB's own timeout likewise covers its whole retry loop.
+     * A fault that fails at once (a conflict) rarely comes near it.
+     */
+    public Duration runLimit() {
+        return timeout.multipliedBy(RUN_TIMEOUTS);
+    }
 
     public RetryPolicy {
         if (maxAttempts < 1) {

@@ -44,17 +44,16 @@ public final class TransactionRunner {
     /** {@link #run(TransactionBody)}, whose commit may be acknowledged before it is synced (see {@link Sync}). */
     public <T> T run(TransactionBody<T> body, Sync sync) {
         Backoff backoff = new Backoff(policy);
+        long started = pauses.nanoTime();
         for (int attempt = 1; ; attempt++) {
             try {
                 T result = store.runOnce(body, policy.timeout(), sync);
                 committed.increment();
                 return result;
             } catch (RetryableStoreException e) {
-                if (attempt >= policy.maxAttempts() || backoff.givesUp(e.reason())) {
-                    throw new RetriesExhaustedException(attempt, e);
-                }
+                long wait = nextWait(attempt, backoff, e, started);
                 retries[e.reason().ordinal()].increment();
-                pauses.sleep(backoff.next(e.reason()));
+                pauses.sleep(wait);
             }
         }
     }
@@ -66,11 +65,28 @@ public final class TransactionRunner {
      */
     public <T> CompletableFuture<T> runAsync(TransactionBody<T> body, Sync sync) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        attempt(body, sync, 1, new Backoff(policy), result);
+        attempt(body, sync, 1, new Backoff(policy), pauses.nanoTime(), result);
         return result;
     }
 
-    private <T> void attempt(TransactionBody<T> body, Sync sync, int attempt, Backoff backoff,
+    /**
+     * How long to wait before the next attempt, after {@code failed} ended attempt {@code attempt}
+     * of a run that began at {@code started}; throws once the run is over: out of attempts, given
+     * up on ({@link Backoff#givesUp}), or past {@link RetryPolicy#runLimit()} by the time the
+     * next attempt would begin.
+     */
+    private long nextWait(int attempt, Backoff backoff, RetryableStoreException failed, long started) {
+        if (attempt >= policy.maxAttempts() || backoff.givesUp(failed.reason())) {
+            throw new RetriesExhaustedException(attempt, failed);
+        }
+        long wait = backoff.next(failed.reason());
+        if (pauses.nanoTime() - started + wait >= policy.runLimit().toNanos()) {
+            throw new RetriesExhaustedException(attempt, failed);
+        }
+        return wait;
+    }
+
+    private <T> void attempt(TransactionBody<T> body, Sync sync, int attempt, Backoff backoff, long started,
             CompletableFuture<T> result) {
         CompletableFuture<T> once;
         try {
@@ -89,13 +105,17 @@ public final class TransactionRunner {
             Throwable cause = Futures.cause(failure);
             if (!(cause instanceof RetryableStoreException retryable)) {
                 result.completeExceptionally(cause);
-            } else if (attempt >= policy.maxAttempts() || backoff.givesUp(retryable.reason())) {
-                result.completeExceptionally(new RetriesExhaustedException(attempt, retryable));
-            } else {
-                retries[retryable.reason().ordinal()].increment();
-                pauses.after(backoff.next(retryable.reason()))
-                        .execute(() -> attempt(body, sync, attempt + 1, backoff, result));
+                return;
             }
+            long wait;
+            try {
+                wait = nextWait(attempt, backoff, retryable, started);
+            } catch (RetriesExhaustedException exhausted) {
+                result.completeExceptionally(exhausted);
+                return;
+            }
+            retries[retryable.reason().ordinal()].increment();
+            pauses.after(wait).execute(() -> attempt(body, sync, attempt + 1, backoff, started, result));
         });
     }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The retry loop: what ends a run, and what it waits between attempts. */
@@ -82,24 +83,38 @@ class TransactionRunnerTest {
         assertSame(store.thrown, failed.getCause());
     }
 
-    /** Notes each wait the runner asks for and goes on at once: backoffs counted, not slept. */
+    /**
+     * Notes each wait the runner asks for and goes on at once: backoffs counted, not slept. Its
+     * clock moves only by those waits and by {@link #elapse}.
+     */
     private static final class RecordedPauses implements Pauses {
         final List<Duration> waits = new CopyOnWriteArrayList<>();
+        private final AtomicLong now = new AtomicLong();
 
         @Override
         public void sleep(long nanos) {
             waits.add(Duration.ofNanos(nanos));
+            now.addAndGet(nanos);
         }
 
         @Override
         public Executor after(long nanos) {
-            waits.add(Duration.ofNanos(nanos));
+            sleep(nanos);
             return Runnable::run;
+        }
+
+        @Override
+        public long nanoTime() {
+            return now.get();
+        }
+
+        void elapse(Duration time) {
+            now.addAndGet(time.toNanos());
         }
     }
 
     /** Fails its first {@code failures} attempts for {@code reason}, then commits. */
-    private static final class FailingStore implements KvStore {
+    private static class FailingStore implements KvStore {
         final Reason reason;
         final AtomicInteger left;
 
@@ -186,12 +201,20 @@ class TransactionRunnerTest {
                 Duration.ZERO, Duration.ofMillis(200), Duration.ofMillis(100)));
     }
 
-    /** A store that does not answer costs a run a few attempt timeouts, not the policy's every attempt. */
+    /** A store that does not answer costs a run three attempt timeouts, not the policy's every attempt. */
     @Test
-    void aRunGivesUpAfterThreeAttemptsTimeOut() throws Exception {
+    void aRunEndsOnceThreeAttemptTimeoutsHavePassed() throws Exception {
         for (boolean async : new boolean[] {false, true}) {
-            FailingStore store = new FailingStore(Reason.TIMEOUT, FAILURES);
-            TransactionRunner runner = new TransactionRunner(store, PATIENT, new RecordedPauses());
+            RecordedPauses pauses = new RecordedPauses();
+            // Each attempt waits out its whole timeout before it fails.
+            FailingStore store = new FailingStore(Reason.TIMEOUT, FAILURES) {
+                @Override
+                public <T> T runOnce(TransactionBody<T> body, Duration timeout) {
+                    pauses.elapse(timeout);
+                    return super.runOnce(body, timeout);
+                }
+            };
+            TransactionRunner runner = new TransactionRunner(store, PATIENT, pauses);
 
             Throwable failure = async
                     ? assertThrows(ExecutionException.class, () -> runner.runAsync(tx -> "done", Sync.ON_COMMIT)
@@ -199,8 +222,14 @@ class TransactionRunnerTest {
                     : assertThrows(RetriesExhaustedException.class, () -> runner.run(tx -> "done"));
 
             RetriesExhaustedException exhausted = assertInstanceOf(RetriesExhaustedException.class, failure);
-            assertEquals(Backoff.TIMEOUT_ATTEMPTS, FAILURES - store.left.get(), "attempts made");
+            assertEquals(PATIENT.runLimit().dividedBy(PATIENT.timeout()), exhausted.attempts(), "attempts made");
             assertEquals(Reason.TIMEOUT, assertInstanceOf(RetryableStoreException.class, exhausted.getCause()).reason());
         }
+    }
+
+    /** Faults that fail at once are retried up to the policy's attempts, whatever their kind. */
+    @Test
+    void quickTimeoutsAreRetriedLikeAnyFault() {
+        assertEquals(FAILURES, waitsOfABlockingRun(Reason.TIMEOUT).size());
     }
 }
