@@ -15,6 +15,7 @@ import io.jobfoundry.bench.Options;
  *   noisy      [--jobs 20000] [--small-groups 20]
  *   recovery   [--runs 5] [--activity-timeout 2] [--hold-ms 500]
  *   scale      [--counts 1000,100000] [--groups 10000] [--samples 2000]
+ *   idle       [--types 3000] [--seconds 10] [--samples 10] [--server-pid PID]
  *   client     [--connections 16] [--seconds 5] [--server-pid PID]
  *   all        every scenario above with its defaults
  *
@@ -26,7 +27,7 @@ public final class LoadBench {
 
     private static final String[] OPTIONS = {"url", "client", "producers", "workers", "timeout", "concurrency", "seconds", "warmup", "warmup-jobs",
         "jobs", "max", "rates", "groups", "small-groups", "runs", "activity-timeout", "hold-ms", "counts", "samples", "connections",
-        "server-pid"};
+        "server-pid", "types"};
 
     private LoadBench() {
     }
@@ -43,6 +44,8 @@ public final class LoadBench {
             case "noisy" -> noisy(target, options);
             case "recovery" -> recovery(target, options);
             case "scale" -> scale(target, options);
+            case "idle" -> new IdleTypesScenario(target, options.integer("types", 3_000), options.integer("seconds", 10),
+                    options.integer("samples", 10), options.integer("server-pid", 0)).run();
             case "client" -> new ClientScenario(options, options.integer("connections", 16), options.integer("seconds", 5),
                     options.integer("server-pid", 0)).run();
             case "all" -> {
@@ -52,9 +55,11 @@ public final class LoadBench {
                 noisy(target, options);
                 recovery(target, options);
                 scale(target, options);
+                // Last: the types it makes stay in the store.
+                new IdleTypesScenario(target, 3_000, 10, 10, options.integer("server-pid", 0)).run();
             }
             default -> throw new IllegalArgumentException(
-                    "scenario: enqueue | burndown | latency | noisy | recovery | scale | client | all");
+                    "scenario: enqueue | burndown | latency | noisy | recovery | scale | idle | client | all");
         }
     }
 
