@@ -95,6 +95,8 @@ class GracefulShutdownIT {
             }
 
             service.start();
+            String log = Files.readString(folder.resolve("service.log"));
+            assertFalse(log.contains("was not closed"), "a SIGTERM closes the store cleanly: " + log);
             assertFalse(acknowledged.isEmpty());
             for (String id : acknowledged) {
                 assertEquals(200, get("/v1/jobs/" + type + "/" + id).statusCode(), "acknowledged job " + id + " was lost");

@@ -105,6 +105,9 @@ class ServiceCrashIT {
             }
 
             service.start();
+            // The operator is told the store was not closed; the first start, on a new store, was not such a start.
+            String log = Files.readString(folder.resolve("service.log"));
+            assertEquals(1, log.split("was not closed by the process before this one", -1).length - 1, log);
 
             state(prefix + "-pending", "p").body("state", equalTo("pending")).body("data.n", equalTo(1));
             state(prefix + "-scheduled", "s").body("state", equalTo("pending"))

@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongConsumer;
+import org.jboss.logging.Logger;
 import org.sqlite.SQLiteConfig;
 
 /**
@@ -34,6 +35,8 @@ import org.sqlite.SQLiteConfig;
  * same SQLite transaction as the data it stamps; watches fire in-process after commit.
  */
 public final class EmbeddedStore implements KvStore {
+
+    private static final Logger LOG = Logger.getLogger(EmbeddedStore.class);
 
     /** How long a caller waits past its own timeout for a batch that is already being written. */
     private static final long COMMIT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -109,6 +112,13 @@ public final class EmbeddedStore implements KvStore {
         StoreFileLock lock = StoreFileLock.acquire(path);
         SqliteKeySpace keys = null;
         try {
+            long unfolded = unfoldedLog(path);
+            if (unfolded > 0) {
+                LOG.warnf("the embedded store %s was not closed by the process before this one (it was killed or"
+                        + " crashed): recovering from its log (%d KiB); what was acknowledged is kept, and jobs"
+                        + " that were running come back after their activity timeout unless their workers go on",
+                        path, (unfolded + 1023) / 1024);
+            }
             keys = new SqliteKeySpace(connect(path, options));
             return new EmbeddedStore(path, lock, keys, batchSizes, options.maxBatch(), log);
         } catch (SQLException e) {
@@ -120,6 +130,20 @@ public final class EmbeddedStore implements KvStore {
             closeQuietly(keys);
             lock.close();
             throw e;
+        }
+    }
+
+    /**
+     * The size of a log the last process left behind: a clean close folds the log into the file
+     * and removes it ({@link SqliteKeySpace#close}), so one still there means the process before
+     * this one was killed or crashed. The lock is held, so no live process is writing it.
+     */
+    static long unfoldedLog(Path path) {
+        try {
+            Path wal = path.resolveSibling(path.getFileName() + "-wal");
+            return Files.exists(wal) ? Files.size(wal) : 0;
+        } catch (IOException e) {
+            return 0; // only for a log line: SQLite reports a log it cannot read itself
         }
     }
 
