@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -508,15 +507,20 @@ public abstract class JobEngineContract {
         activity.runOnce(); // marks the latest activity of every type
 
         clock.advance(TypeSettings.DEFAULT.activityTimeout().plusSeconds(1)); // "email" is due, "report" quiet
+        // What each run did is checked below by state: a count may miss a step whose commit was
+        // reported unknown (the fault-injected rerun).
         long before = engine.runner().committed();
-        assertEquals(Map.of("email", 1), waker.runOnce().promoted());
+        waker.runOnce();
         long wakerRun = engine.runner().committed() - before;
         before = engine.runner().committed();
-        assertEquals(Map.of("report", 1), activity.runOnce());
+        activity.runOnce();
         long monitorRun = engine.runner().committed() - before;
 
         assertTrue(wakerRun <= 6, "the due waker's run took " + wakerRun + " transactions");
         assertTrue(monitorRun <= 6, "the activity monitor's run took " + monitorRun + " transactions");
+        Job report = engine.get("report", "r").orElseThrow();
+        assertEquals(JobState.PENDING, report.state(), "the quiet job was taken back");
+        assertEquals(1, engine.type("email").orElseThrow().counts().due(), "the scheduled job became due");
         assertEquals("later", acceptOne("email").job().id());
         assertEquals("r", acceptOne("report").job().id());
     }
