@@ -10,6 +10,8 @@ import io.jobfoundry.kv.Sync;
 import io.jobfoundry.kv.TransactionRunner;
 import io.jobfoundry.repeat.Repeat;
 import io.jobfoundry.repeat.RepeatRangeException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -735,25 +738,44 @@ public final class JobEngine {
 
     public List<TypeInfo> types() {
         return runner.run(tx -> {
+            Map<String, Counts> counts = countsOfEveryType(tx);
             List<TypeInfo> infos = new ArrayList<>();
             for (Map.Entry<String, TypeSettings> entry : TypeRegistry.all(tx).entrySet()) {
-                infos.add(new TypeInfo(entry.getKey(), entry.getValue(), counts(tx, entry.getKey())));
+                infos.add(new TypeInfo(entry.getKey(), entry.getValue(),
+                        counts.getOrDefault(entry.getKey(), Counts.NONE)));
             }
             return infos;
         });
     }
 
+    /** One type's counters, in one range read. */
     private static Counts counts(KvReads tx, String type) {
-        long scheduled = counter(tx, type, Counter.SCHEDULED);
-        long ready = counter(tx, type, Counter.READY);
-        return new Counts(scheduled + ready, ready, counter(tx, type, Counter.RUNNING),
-                counter(tx, type, Counter.SUCCEEDED), counter(tx, type, Counter.FAILED),
-                counter(tx, type, Counter.CANCELLED));
+        return tallies(tx.getRange(JobKeys.countsBegin(type), JobKeys.countsEnd(type), 0)).getOrDefault(type, Counts.NONE);
     }
 
-    private static long counter(KvReads tx, String type, Counter counter) {
-        byte[] value = tx.get(JobKeys.count(type, counter));
-        return value == null ? 0 : java.nio.ByteBuffer.wrap(value).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+    /**
+     * Every type's counters in one range read, where a read per counter and type made listing
+     * thousands of types tens of thousands of reads (on FoundationDB, past a transaction's 5 s).
+     */
+    private static Map<String, Counts> countsOfEveryType(KvReads tx) {
+        return tallies(tx.getRange(JobKeys.countsBegin(), JobKeys.countsEnd(), 0));
+    }
+
+    private static Map<String, Counts> tallies(List<KeyValue> counters) {
+        Map<String, long[]> byType = new HashMap<>();
+        for (KeyValue kv : counters) {
+            Tuple key = Tuple.fromBytes(kv.key());
+            Counter counter = Counter.of(key.getString(2));
+            if (counter != null) {
+                byType.computeIfAbsent(key.getString(1), type -> new long[Counter.values().length])[counter.ordinal()] =
+                        ByteBuffer.wrap(kv.value()).order(ByteOrder.LITTLE_ENDIAN).getLong();
+            }
+        }
+        Map<String, Counts> counts = new HashMap<>();
+        byType.forEach((type, n) -> counts.put(type, new Counts(n[Counter.SCHEDULED.ordinal()] + n[Counter.READY.ordinal()],
+                n[Counter.READY.ordinal()], n[Counter.RUNNING.ordinal()], n[Counter.SUCCEEDED.ordinal()],
+                n[Counter.FAILED.ordinal()], n[Counter.CANCELLED.ordinal()])));
+        return counts;
     }
 
     // ---- helpers -------------------------------------------------------------------------------

@@ -174,6 +174,22 @@ final class JobKeys {
         return Tuple.from("c", type, counter.key).pack();
     }
 
+    static byte[] countsBegin() {
+        return begin(Tuple.from("c"));
+    }
+
+    static byte[] countsEnd() {
+        return end(Tuple.from("c"));
+    }
+
+    static byte[] countsBegin(String type) {
+        return begin(Tuple.from("c", type));
+    }
+
+    static byte[] countsEnd(String type) {
+        return end(Tuple.from("c", type));
+    }
+
     static byte[] outcome(long at, String nonce) {
         return Tuple.from("o", at, nonce).pack();
     }
@@ -194,6 +210,16 @@ final class JobKeys {
 
         Counter(String key) {
             this.key = key;
+        }
+
+        /** The counter stored under {@code key}, or null for one this release does not know. */
+        static Counter of(String key) {
+            for (Counter counter : values()) {
+                if (counter.key.equals(key)) {
+                    return counter;
+                }
+            }
+            return null;
         }
     }
 
