@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Re-enqueues running jobs whose processor has gone quiet (couch_jobs' activity monitor).
@@ -29,7 +30,9 @@ import java.util.Set;
 public final class ActivityMonitor {
 
     private static final int FIRST_BATCH = 200;
-    static final int PROBE_TYPES = 256;
+
+    /** Types per probe; halved for good when a probe is too slow ({@link ShrinkingBatches#inChunks}). */
+    private final AtomicInteger probeSize = new AtomicInteger(ShrinkingBatches.PROBE_ITEMS);
 
     private final JobEngine engine;
     private final Map<String, Deque<Mark>> marks = new HashMap<>();
@@ -66,49 +69,59 @@ public final class ActivityMonitor {
         marks.keySet().retainAll(types.keySet());
         shortestTimeout = types.values().stream().mapToLong(settings -> settings.activityTimeout().toNanos() / 1_000)
                 .min().orElse(Long.MAX_VALUE);
-        // The stamp each type's jobs must have been active after, for the types whose marks reach back a timeout.
+        // Each type's marks that reach back a timeout, the last of them the threshold: looked at
+        // here, let go of only once the type's check is done, so a run that fails loses none.
+        Map<String, Integer> spent = new HashMap<>();
         Map<String, Versionstamp> thresholds = new HashMap<>();
         for (Map.Entry<String, TypeSettings> entry : types.entrySet()) {
             long timeout = entry.getValue().activityTimeout().toNanos() / 1_000;
             Deque<Mark> history = marks.computeIfAbsent(entry.getKey(), t -> new ArrayDeque<>());
             // A changed timeout starts the count again (couch_jobs skips a check then).
             history.removeIf(mark -> mark.timeout != timeout);
+            int old = 0;
             Mark threshold = null;
-            while (!history.isEmpty() && now - history.peekFirst().at >= timeout) {
-                threshold = history.pollFirst();
+            for (Mark mark : history) {
+                if (now - mark.at < timeout) {
+                    break;
+                }
+                threshold = mark;
+                old++;
             }
+            spent.put(entry.getKey(), old);
             if (threshold != null && threshold.stamp != null) {
                 thresholds.put(entry.getKey(), threshold.stamp);
             }
         }
-        List<String> names = new ArrayList<>(types.keySet());
-        for (int from = 0; from < names.size(); from += PROBE_TYPES) {
-            Probe probe = probe(names.subList(from, Math.min(names.size(), from + PROBE_TYPES)), thresholds);
-            for (Map.Entry<String, Versionstamp> latest : probe.latest().entrySet()) {
-                String type = latest.getKey();
-                TypeSettings settings = types.get(type);
-                if (probe.stale().contains(type)) {
-                    int count = reenqueueThrough(type, thresholds.get(type), settings, now);
-                    if (count > 0) {
-                        requeued.put(type, count);
-                        engine.observer().requeued(type, count);
+        ShrinkingBatches.inChunks(new ArrayList<>(types.keySet()), probeSize, chunk -> probe(chunk, thresholds),
+                (chunk, probe) -> {
+                    for (Map.Entry<String, Versionstamp> latest : probe.latest().entrySet()) {
+                        String type = latest.getKey();
+                        TypeSettings settings = types.get(type);
+                        if (probe.stale().contains(type)) {
+                            int count = reenqueueThrough(type, thresholds.get(type), settings, now);
+                            if (count > 0) {
+                                requeued.put(type, count);
+                                engine.observer().requeued(type, count);
+                            }
+                        }
+                        Deque<Mark> history = marks.get(type);
+                        for (int i = spent.get(type); i > 0; i--) {
+                            history.pollFirst();
+                        }
+                        // A mark every tenth of the timeout bounds detection to about 1.1 timeouts.
+                        long timeout = settings.activityTimeout().toNanos() / 1_000;
+                        if (history.isEmpty() || now - history.peekLast().at >= timeout / 10) {
+                            history.addLast(new Mark(now, latest.getValue(), timeout));
+                        }
                     }
-                }
-                // A mark every tenth of the timeout bounds detection to about 1.1 timeouts.
-                long timeout = settings.activityTimeout().toNanos() / 1_000;
-                Deque<Mark> history = marks.get(type);
-                if (history.isEmpty() || now - history.peekLast().at >= timeout / 10) {
-                    history.addLast(new Mark(now, latest.getValue(), timeout));
-                }
-            }
-        }
+                });
         return requeued;
     }
 
     /**
      * What one read-only transaction finds for {@code types}: each one's latest activity (null if
      * none yet), and which have a running job quiet since their threshold. A run costs one such
-     * transaction per {@link #PROBE_TYPES} types, plus the moves of types with quiet jobs: types
+     * transaction per {@link #probeSize} types, plus the moves of types with quiet jobs: types
      * are made by any add and never go, so a transaction or two for each on every run (ten a
      * timeout) used to keep an idle service busy.
      */

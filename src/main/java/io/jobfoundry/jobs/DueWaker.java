@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Moves pending jobs whose scheduled time has come from the scheduled index to the ready index,
@@ -20,12 +21,13 @@ public final class DueWaker {
     private static final int BATCH = 500;
 
     /**
-     * Types whose next scheduled job one read-only transaction looks up. A run costs a transaction
-     * per this many types, plus the moves of those with a job due: types are made by any add, a
-     * typo included, and never go, so a transaction or two for each on every run (at least once a
+     * Types whose next scheduled job one read-only transaction looks up; halved for good when such
+     * a probe is too slow ({@link ShrinkingBatches#inChunks}). A run costs a transaction per this
+     * many types, plus the moves of those with a job due: types are made by any add, a typo
+     * included, and never go, so a transaction or two for each on every run (at least once a
      * second) used to keep an idle service busy and late.
      */
-    static final int PROBE_TYPES = 256;
+    private final AtomicInteger probeSize = new AtomicInteger(ShrinkingBatches.PROBE_ITEMS);
 
     private final JobEngine engine;
 
@@ -37,20 +39,18 @@ public final class DueWaker {
     public Result runOnce() {
         long now = Times.micros(engine.clock().instant());
         Map<String, Integer> promoted = new HashMap<>();
-        Long next = null;
+        long[] next = {Long.MAX_VALUE};
         List<String> types = engine.runner().run(TypeRegistry::names);
-        for (int from = 0; from < types.size(); from += PROBE_TYPES) {
-            List<String> probed = types.subList(from, Math.min(types.size(), from + PROBE_TYPES));
-            Map<String, Long> firsts = engine.runner().run(tx -> {
-                Map<String, Long> found = new LinkedHashMap<>();
-                for (String type : probed) {
-                    Long first = firstScheduled(tx, type);
-                    if (first != null) {
-                        found.put(type, first);
-                    }
+        ShrinkingBatches.inChunks(types, probeSize, probed -> engine.runner().run(tx -> {
+            Map<String, Long> found = new LinkedHashMap<>();
+            for (String type : probed) {
+                Long first = firstScheduled(tx, type);
+                if (first != null) {
+                    found.put(type, first);
                 }
-                return found;
-            });
+            }
+            return found;
+        }), (probed, firsts) -> {
             for (Map.Entry<String, Long> entry : firsts.entrySet()) {
                 String type = entry.getKey();
                 Long first = entry.getValue();
@@ -61,12 +61,12 @@ public final class DueWaker {
                     }
                     first = engine.runner().run(tx -> firstScheduled(tx, type));
                 }
-                if (first != null && (next == null || first < next)) {
-                    next = first;
+                if (first != null && first < next[0]) {
+                    next[0] = first;
                 }
             }
-        }
-        return new Result(promoted, Optional.ofNullable(next).map(Times::instant));
+        });
+        return new Result(promoted, next[0] == Long.MAX_VALUE ? Optional.empty() : Optional.of(Times.instant(next[0])));
     }
 
     /** When the type's next scheduled job is due, or null if none is scheduled. */

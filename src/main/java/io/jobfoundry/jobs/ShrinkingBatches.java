@@ -2,6 +2,10 @@ package io.jobfoundry.jobs;
 
 import io.jobfoundry.kv.RetriesExhaustedException;
 import io.jobfoundry.kv.StoreLimitException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
@@ -12,11 +16,46 @@ import java.util.function.IntFunction;
  */
 final class ShrinkingBatches {
 
+    /**
+     * How many items (types) a monitor's read-only probe looks at in one transaction, to begin
+     * with. On FoundationDB a body's reads run one after another, so a probe of many must stay well
+     * inside the 5 s a transaction lives even when each read is slow.
+     */
+    static final int PROBE_ITEMS = 64;
+
     /** What one transaction did: keys it read (fewer than asked: the range is done), and jobs it moved. */
     record Step(int read, int moved) {
     }
 
     private ShrinkingBatches() {
+    }
+
+    /**
+     * Runs {@code read} over {@code items} a sublist of at most {@code size} items at a time, and
+     * {@code use} with what each read; {@code use} is not retried. A read too large or too slow is
+     * tried again at half the size, down to one item, and the smaller size is kept in {@code size}
+     * for later calls: what was too slow once (a cluster slow to answer) is likely to be again, and
+     * smaller reads cost only more transactions.
+     */
+    static <T, R> void inChunks(List<T> items, AtomicInteger size, Function<List<T>, R> read,
+            BiConsumer<List<T>, R> use) {
+        int from = 0;
+        while (from < items.size()) {
+            int batch = size.get();
+            List<T> chunk = items.subList(from, Math.min(items.size(), from + batch));
+            R found;
+            try {
+                found = read.apply(chunk);
+            } catch (StoreLimitException | RetriesExhaustedException e) {
+                if (batch == 1) {
+                    throw e;
+                }
+                size.compareAndSet(batch, Math.max(1, batch / 2));
+                continue;
+            }
+            use.accept(chunk, found);
+            from += chunk.size();
+        }
     }
 
     /** Runs {@code step} with the batch size until a step reads less than a full batch; answers the jobs moved. */

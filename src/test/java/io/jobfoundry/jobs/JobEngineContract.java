@@ -497,7 +497,7 @@ public abstract class JobEngineContract {
      */
     @Test
     void theMonitorsRunsCostLittleForIdleTypes() {
-        int idle = 2 * DueWaker.PROBE_TYPES + 50;
+        int idle = 2 * ShrinkingBatches.PROBE_ITEMS + 50;
         for (int i = 0; i < idle; i++) {
             engine.configureType(String.format("idle-%04d", i), TypeSettings.DEFAULT);
         }
