@@ -21,18 +21,22 @@ public record RetryPolicy(int maxAttempts, Duration timeout, Duration initialBac
     public static final RetryPolicy DEFAULT = new RetryPolicy(100, Duration.ofSeconds(5), Duration.ofMillis(1),
             Duration.ofMillis(200), Duration.ofSeconds(2));
 
-    /** How many attempt timeouts a whole run may last: see {@link #runLimit()}. */
+    /** How many attempt timeouts a run may go on retrying for: see {@link #runLimit()}. */
     static final int RUN_TIMEOUTS = 3;
 
+    /** The least {@link #runLimit()}, so that a short attempt timeout does not leave no room to retry. */
+    static final Duration SHORTEST_RUN_LIMIT = Duration.ofSeconds(15);
+
     /**
-     * The longest a run goes on retrying: three attempt timeouts (15 s by default). Against a
-     * store that does not answer (an unreachable FDB cluster) every attempt waits out its whole
-     * timeout, and the policy's 100 attempts would hold the request, or a monitor's batch that
-     * should shrink, for eight minutes; FDB's own timeout likewise covers its whole retry loop.
-     * A fault that fails at once (a conflict) rarely comes near it.
+     * How long a run goes on starting attempts: three attempt timeouts, and at least 15 s (15 s by
+     * default). Against a store that does not answer (an unreachable FDB cluster) every attempt
+     * waits out its whole timeout, and the policy's 100 attempts would hold the request, or a
+     * monitor's batch that should shrink, for eight minutes; FDB's own timeout likewise covers its
+     * whole retry loop. Faults that fail at once (conflicts) rarely come near it.
      */
     public Duration runLimit() {
-        return timeout.multipliedBy(RUN_TIMEOUTS);
+        Duration limit = timeout.multipliedBy(RUN_TIMEOUTS);
+        return limit.compareTo(SHORTEST_RUN_LIMIT) < 0 ? SHORTEST_RUN_LIMIT : limit;
     }
 
     public RetryPolicy {

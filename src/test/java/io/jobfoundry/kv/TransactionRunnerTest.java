@@ -85,7 +85,7 @@ class TransactionRunnerTest {
 
     /**
      * Notes each wait the runner asks for and goes on at once: backoffs counted, not slept. Its
-     * clock moves only by those waits and by {@link #elapse}.
+     * clock moves only by {@link #elapse}, so the waits never bring a run to its time limit.
      */
     private static final class RecordedPauses implements Pauses {
         final List<Duration> waits = new CopyOnWriteArrayList<>();
@@ -94,7 +94,6 @@ class TransactionRunnerTest {
         @Override
         public void sleep(long nanos) {
             waits.add(Duration.ofNanos(nanos));
-            now.addAndGet(nanos);
         }
 
         @Override
@@ -225,6 +224,15 @@ class TransactionRunnerTest {
             assertEquals(PATIENT.runLimit().dividedBy(PATIENT.timeout()), exhausted.attempts(), "attempts made");
             assertEquals(Reason.TIMEOUT, assertInstanceOf(RetryableStoreException.class, exhausted.getCause()).reason());
         }
+    }
+
+    /** A short attempt timeout does not leave a run without room to retry a conflict or two. */
+    @Test
+    void aRunMayRetryForThreeAttemptTimeoutsAndAtLeastFifteenSeconds() {
+        assertEquals(Duration.ofSeconds(15),
+                new RetryPolicy(100, Duration.ofMillis(200), Duration.ZERO, Duration.ZERO, Duration.ZERO).runLimit());
+        assertEquals(Duration.ofSeconds(30),
+                new RetryPolicy(100, Duration.ofSeconds(10), Duration.ZERO, Duration.ZERO, Duration.ZERO).runLimit());
     }
 
     /** Faults that fail at once are retried up to the policy's attempts, whatever their kind. */
