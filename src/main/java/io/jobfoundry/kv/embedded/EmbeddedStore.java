@@ -115,8 +115,8 @@ public final class EmbeddedStore implements KvStore {
             long unfolded = unfoldedLog(path);
             if (unfolded > 0) {
                 LOG.warnf("the embedded store %s was not closed by the process before this one (it was killed or"
-                        + " crashed): recovering from its log (%d KiB); what was acknowledged is kept, and jobs"
-                        + " that were running come back after their activity timeout unless their workers go on",
+                        + " crashed, or its close failed): recovering what its log holds (%d KiB); jobs that were"
+                        + " running come back after their activity timeout unless their workers go on",
                         path, (unfolded + 1023) / 1024);
             }
             keys = new SqliteKeySpace(connect(path, options));
