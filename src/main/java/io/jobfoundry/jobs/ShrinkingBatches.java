@@ -47,10 +47,7 @@ final class ShrinkingBatches {
             try {
                 found = read.apply(chunk);
             } catch (StoreLimitException | RetriesExhaustedException e) {
-                if (batch == 1) {
-                    throw e;
-                }
-                size.compareAndSet(batch, Math.max(1, batch / 2));
+                size.compareAndSet(batch, halved(batch, e));
                 continue;
             }
             use.accept(chunk, found);
@@ -67,10 +64,7 @@ final class ShrinkingBatches {
             try {
                 done = step.apply(batch);
             } catch (StoreLimitException | RetriesExhaustedException e) {
-                if (batch == 1) {
-                    throw e;
-                }
-                batch = Math.max(1, batch / 2);
+                batch = halved(batch, e);
                 continue;
             }
             moved += done.moved();
@@ -78,5 +72,13 @@ final class ShrinkingBatches {
                 return moved;
             }
         }
+    }
+
+    /** The size to try next after {@code failure} at {@code batch}; a batch of one has nothing left to halve. */
+    private static int halved(int batch, RuntimeException failure) {
+        if (batch == 1) {
+            throw failure;
+        }
+        return Math.max(1, batch / 2);
     }
 }
