@@ -146,22 +146,34 @@ public final class ActivityMonitor {
     }
 
     private int reenqueueThrough(String type, Versionstamp through, TypeSettings settings, long now) {
-        return ShrinkingBatches.drain(FIRST_BATCH, size -> engine.runner().run(tx -> {
-            List<KeyValue> stale =
-                    tx.getRange(JobKeys.activityBegin(type), JobKeys.activityThrough(type, through), size);
-            int moved = 0;
-            for (KeyValue kv : stale) {
-                Versionstamp stamp = Tuple.fromBytes(kv.key()).getVersionstamp(2);
-                String id = Tuple.fromBytes(kv.value()).getString(0);
-                JobRecord r = JobIndex.load(tx, type, id);
-                if (r != null && r.state == JobState.RUNNING && stamp.equals(r.activity)) {
-                    JobEngine.reenqueueStale(tx, r, settings, now);
-                    moved++;
-                } else {
-                    tx.clear(kv.key()); // an activity key its job no longer owns
+        return ShrinkingBatches.drain(FIRST_BATCH, size -> {
+            Requeued batch = engine.runner().run(tx -> {
+                List<KeyValue> stale =
+                        tx.getRange(JobKeys.activityBegin(type), JobKeys.activityThrough(type, through), size);
+                int moved = 0;
+                Map<String, String> seriesEnds = new LinkedHashMap<>();
+                for (KeyValue kv : stale) {
+                    Versionstamp stamp = Tuple.fromBytes(kv.key()).getVersionstamp(2);
+                    String id = Tuple.fromBytes(kv.value()).getString(0);
+                    JobRecord r = JobIndex.load(tx, type, id);
+                    if (r != null && r.state == JobState.RUNNING && stamp.equals(r.activity)) {
+                        JobEngine.reenqueueStale(tx, r, settings, now);
+                        moved++;
+                        if (r.seriesEnd != null) {
+                            seriesEnds.put(id, r.seriesEnd);
+                        }
+                    } else {
+                        tx.clear(kv.key()); // an activity key its job no longer owns
+                    }
                 }
-            }
-            return new ShrinkingBatches.Step(stale.size(), moved);
-        }));
+                return new Requeued(new ShrinkingBatches.Step(stale.size(), moved), seriesEnds);
+            });
+            batch.seriesEnds().forEach((id, why) -> JobEngine.logSeriesEnd(type, id, why));
+            return batch.step();
+        });
+    }
+
+    /** A batch's moves, and the series it ended (logged once it has committed). */
+    private record Requeued(ShrinkingBatches.Step step, Map<String, String> seriesEnds) {
     }
 }

@@ -495,8 +495,10 @@ public final class JobEngine {
         String nonce = Tokens.next();
         double jitter = ThreadLocalRandom.current().nextDouble();
         long[] startedAt = new long[1];
+        String[] seriesEnd = new String[1];
         return runner.runAsync(tx -> {
             startedAt[0] = -1;
+            seriesEnd[0] = null;
             JobRecord r = JobIndex.load(tx, type, id);
             JobResult outcome = succeeded ? JobResult.SUCCEEDED : JobResult.FAILED;
             if (r != null && lease.equals(r.finishedLease) && (nonce.equals(r.finishedBy)
@@ -506,6 +508,10 @@ public final class JobEngine {
                 // worker repeats its finish, which is answered alike until the job runs again
                 // under another lease: then the spent one is lost. (Once another run has ended
                 // too, the lease is another's finished one, and even the call's own retry is lost.)
+                if (nonce.equals(r.finishedBy) && r.repeat != null && r.state == JobState.FINISHED
+                        && r.result != JobResult.CANCELLED) {
+                    seriesEnd[0] = r.lastError; // this call's own attempt ended the series, unlogged
+                }
                 return new Step(r.view(), null);
             }
             checkLease(r, type, id, lease);
@@ -533,8 +539,10 @@ public final class JobEngine {
                 }
             }
             JobIndex.save(tx, r, now);
+            seriesEnd[0] = r.seriesEnd;
             return new Step(r.view(), null);
         }, Sync.ON_COMMIT).thenApply(step -> {
+            logSeriesEnd(type, id, seriesEnd[0]);
             if (startedAt[0] >= 0) {
                 try {
                     observer.finished(type, succeeded, Times.elapsedForMetrics(startedAt[0], now));
@@ -647,9 +655,16 @@ public final class JobEngine {
             over = e.detail();
         }
         over += ": the job repeats no more";
-        LOG.warnf("job %s of type %s: %s", r.id, r.type, over);
+        r.seriesEnd = over;
         r.lastError = truncate(r.lastError == null ? over : r.lastError + "; then " + over, 4096);
         return false;
+    }
+
+    /** Logs, once its transaction has committed, that a change ended a job's series ({@link JobRecord#seriesEnd}). */
+    static void logSeriesEnd(String type, String id, String why) {
+        if (why != null) {
+            LOG.warnf("job %s of type %s: %s", id, type, why);
+        }
     }
 
     /** The activity monitor's move: a running job whose processor went quiet. */

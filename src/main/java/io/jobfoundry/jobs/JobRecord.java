@@ -75,6 +75,11 @@ final class JobRecord {
     String finishedBy;
     /** Complete when read; {@code null} when not running. */
     Versionstamp activity;
+    /**
+     * Why the change under way ended the job's repeating series, or null. Not stored: the caller
+     * logs it once the transaction has committed, so that a retried attempt does not log it twice.
+     */
+    String seriesEnd;
 
     JobRecord(String type, String id) {
         this.type = type;

@@ -1,7 +1,9 @@
 package io.jobfoundry.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobfoundry.CapturedLog;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.RetryableStoreException;
@@ -15,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -86,5 +89,28 @@ class FinishRetryTest {
         assertEquals("a", second.get().job().id(), "the job was accepted again before the finish's retry");
         assertEquals(JobState.RUNNING, answered.state(), "the job as it is now, not a halt");
         assertEquals("{\"done\":1}", answered.data());
+    }
+
+    /**
+     * A finish that ends a repeating series says so once: after its transaction committed, not in
+     * each attempt; and still once when the commit was reported unknown and the retry finds the
+     * series ended by its own first attempt.
+     */
+    @Test
+    void theEndOfASeriesIsLoggedOnceAfterTheCommit() {
+        engine.put("ancient", "a", JobChanges.NONE.withRepeat("SCHEDULED, -2000 YEARS, +2001 YEARS")
+                .withScheduledAt(Instant.parse("1800-01-01T00:00:00Z")));
+        LeasedJob run = engine.accept(new AcceptRequest(List.of("ancient"), 1, null, "w")).get(0);
+        try (CapturedLog log = CapturedLog.of(JobEngine.class)) {
+            afterNextCommit.set(() -> assertEquals(List.of(), log.messagesAtLeast(Level.WARNING), "not before the commit"));
+
+            Job ended = engine.finish("ancient", "a", run.lease(), true, Change.keep(), null);
+
+            assertEquals(JobState.FINISHED, ended.state());
+            List<String> warnings = log.messagesAtLeast(Level.WARNING);
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).startsWith("job a of type ancient: ") && warnings.get(0).endsWith("the job repeats no more"),
+                    warnings.get(0));
+        }
     }
 }
