@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -143,12 +144,22 @@ public final class JobWaits implements AutoCloseable {
             answerNow.run();
         }
         WatchBackoff backoff = WatchBackoff.quiet("waitFor " + type + "/" + id);
-        executor.execute(() -> watchUntil(type, id, state, result, backoff));
+        // The one watch the wait holds now: let go of when it ends. One slot, not a callback per
+        // change seen, which kept a copy of the job for every change until the wait ended.
+        AtomicReference<CompletableFuture<Void>> watching = new AtomicReference<>();
+        result.whenComplete((job, failure) -> cancel(watching.get()));
+        executor.execute(() -> watchUntil(type, id, state, result, watching, backoff));
         return result;
     }
 
+    private static void cancel(CompletableFuture<Void> watch) {
+        if (watch != null) {
+            watch.cancel(false);
+        }
+    }
+
     private void watchUntil(String type, String id, JobState state, CompletableFuture<Job> result,
-            WatchBackoff backoff) {
+            AtomicReference<CompletableFuture<Void>> watching, WatchBackoff backoff) {
         if (result.isDone()) {
             return;
         }
@@ -161,8 +172,12 @@ public final class JobWaits implements AutoCloseable {
                 seen.change().cancel(false);
                 result.complete(seen.job());
             } else {
-                result.whenComplete((job, failure) -> seen.change().cancel(false));
-                afterChange(seen.change(), backoff, () -> watchUntil(type, id, state, result, backoff));
+                watching.set(seen.change());
+                if (result.isDone()) {
+                    seen.change().cancel(false); // ended before the slot held this watch
+                    return;
+                }
+                afterChange(seen.change(), backoff, () -> watchUntil(type, id, state, result, watching, backoff));
             }
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
