@@ -12,6 +12,8 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code GET /v1/jobs/{type}/{id}/events}: a job's subscription as Server-Sent Events.
@@ -49,12 +51,31 @@ class JobEventStream {
         // Removal, shutdown or a store failure: the stream ends (after the removed event, if any).
         subscription.ended().whenComplete((ignored, failure) -> events.complete());
         OutboundSseEvent keepAlive = sse.newEventBuilder().comment("keep-alive").build();
-        long timer = vertx.setPeriodic(keepAliveMillis, tick -> events.emit(keepAlive));
-        return events.processor.onTermination().invoke(() -> {
-            vertx.cancelTimer(timer);
+        AtomicLong keepAliveTimer = new AtomicLong(-1);
+        AtomicBoolean subscribed = new AtomicBoolean();
+        Runnable release = () -> {
+            vertx.cancelTimer(keepAliveTimer.get());
             subscription.cancel();
+            events.complete();
+        };
+        // A client that hangs up before the response starts fails its headers' write, and Quarkus
+        // then never subscribes to the stream, so termination never comes: without this, its
+        // subscription (a store watch) and buffer stayed for good, and filled with every change.
+        vertx.setTimer(UNSUBSCRIBED_LIMIT_MILLIS, check -> {
+            if (!subscribed.get()) {
+                release.run();
+            }
         });
+        return events.processor
+                .onSubscription().invoke(() -> {
+                    subscribed.set(true);
+                    keepAliveTimer.set(vertx.setPeriodic(keepAliveMillis, tick -> events.emit(keepAlive)));
+                })
+                .onTermination().invoke(release);
     }
+
+    /** How long a stream may wait for the response to take it before it is let go (it takes milliseconds). */
+    static final long UNSUBSCRIBED_LIMIT_MILLIS = 5_000;
 
     /** The stream's two sources, the subscription and the keep-alive timer, in one serialized sink. */
     private static final class Events {

@@ -279,6 +279,11 @@ public final class JobWaits implements AutoCloseable {
         }
     }
 
+    /** Event subscriptions open now. */
+    public int subscriptions() {
+        return subscriptions.size();
+    }
+
     /** Number of processors blocked in accept right now. */
     public int waitingAccepts() {
         return dispatchers.values().stream().mapToInt(AcceptDispatcher::waiting).sum();

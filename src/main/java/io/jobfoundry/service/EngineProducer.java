@@ -12,6 +12,7 @@ import io.jobfoundry.kv.TransactionRunner;
 import io.jobfoundry.metrics.JobGauges;
 import io.jobfoundry.metrics.MicrometerJobObserver;
 import io.jobfoundry.metrics.StoreMetrics;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.arc.DefaultBean;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -65,10 +66,15 @@ public class EngineProducer {
 
     @Produces
     @Singleton
-    JobWaits waits(JobEngine engine) {
+    JobWaits waits(JobEngine engine, MeterRegistry registry) {
         ExecutorService executor = Executors.newFixedThreadPool(WAIT_THREADS, DaemonThreads.named("jobfoundry-waits"));
         // 50,000 accepts with a 30 s wait, answered at once, left 50,000 dead tasks in a plain timer.
-        return new JobWaits(engine, executor, DaemonThreads.timeouts("jobfoundry-wait-timer"));
+        JobWaits waits = new JobWaits(engine, executor, DaemonThreads.timeouts("jobfoundry-wait-timer"));
+        Gauge.builder("jobfoundry.waits.accepts", waits, JobWaits::waitingAccepts)
+                .description("Accepts blocked until a job is due, on this replica").register(registry);
+        Gauge.builder("jobfoundry.waits.event.streams", waits, JobWaits::subscriptions)
+                .description("Job event streams open on this replica, each holding a store watch").register(registry);
+        return waits;
     }
 
     void close(@Disposes JobWaits waits) {
