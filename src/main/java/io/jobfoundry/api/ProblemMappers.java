@@ -141,11 +141,37 @@ public class ProblemMappers {
         return Problems.response(problem).build();
     }
 
-    /** A bug: logged here, once, with its stack; the client learns only that it happened. */
+    /**
+     * A bug: logged here, once, with its stack; the client learns only that it happened. A client
+     * that hung up before its answer could be written is not one: nothing can reach it, and its
+     * request is counted as nginx counts it, 499.
+     */
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
+        if (clientLeft(e)) {
+            LOG.debugf("the client left before its answer was written: %s", e);
+            return Response.status(CLIENT_CLOSED_REQUEST).build();
+        }
         LOG.error("unexpected failure answering a request (a bug)", e);
         return Problems.response(Problems.document(ProblemType.INTERNAL_ERROR,
                 "an unexpected error occurred; it has been logged")).build();
+    }
+
+    /** nginx's status for a request whose client closed the connection before the answer. */
+    static final int CLIENT_CLOSED_REQUEST = 499;
+
+    /** A write to a connection the client closed or reset, anywhere in the chain of causes. */
+    static boolean clientLeft(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof java.nio.channels.ClosedChannelException) {
+                return true;
+            }
+            String message = cause.getMessage();
+            if (cause instanceof java.io.IOException && message != null
+                    && (message.contains("Broken pipe") || message.contains("Connection reset by peer"))) {
+                return true;
+            }
+        }
+        return false;
     }
 }
