@@ -12,7 +12,6 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -51,8 +50,8 @@ class JobEventStream {
         // Removal, shutdown or a store failure: the stream ends (after the removed event, if any).
         subscription.ended().whenComplete((ignored, failure) -> events.complete());
         OutboundSseEvent keepAlive = sse.newEventBuilder().comment("keep-alive").build();
+        // The keep-alive starts when the response takes the stream: until then, -1.
         AtomicLong keepAliveTimer = new AtomicLong(-1);
-        AtomicBoolean subscribed = new AtomicBoolean();
         Runnable release = () -> {
             vertx.cancelTimer(keepAliveTimer.get());
             subscription.cancel();
@@ -62,15 +61,13 @@ class JobEventStream {
         // then never subscribes to the stream, so termination never comes: without this, its
         // subscription (a store watch) and buffer stayed for good, and filled with every change.
         vertx.setTimer(UNSUBSCRIBED_LIMIT_MILLIS, check -> {
-            if (!subscribed.get()) {
+            if (keepAliveTimer.get() == -1) {
                 release.run();
             }
         });
         return events.processor
-                .onSubscription().invoke(() -> {
-                    subscribed.set(true);
-                    keepAliveTimer.set(vertx.setPeriodic(keepAliveMillis, tick -> events.emit(keepAlive)));
-                })
+                .onSubscription().invoke(() ->
+                        keepAliveTimer.set(vertx.setPeriodic(keepAliveMillis, tick -> events.emit(keepAlive))))
                 .onTermination().invoke(release);
     }
 

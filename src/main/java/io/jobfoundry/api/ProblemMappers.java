@@ -11,6 +11,8 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.util.Map;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -163,11 +165,11 @@ public class ProblemMappers {
     /** A write to a connection the client closed or reset, anywhere in the chain of causes. */
     static boolean clientLeft(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof java.nio.channels.ClosedChannelException) {
+            if (cause instanceof ClosedChannelException) {
                 return true;
             }
             String message = cause.getMessage();
-            if (cause instanceof java.io.IOException && message != null
+            if (cause instanceof IOException && message != null
                     && (message.contains("Broken pipe") || message.contains("Connection reset by peer"))) {
                 return true;
             }

@@ -6,7 +6,6 @@ import io.jobfoundry.jobs.TypeSettings;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -40,14 +39,9 @@ public record TypeDto(@Schema(examples = "email") String type,
     static TypeDto of(TypeInfo info) {
         TypeSettings s = info.settings();
         Counts c = info.counts();
-        return new TypeDto(info.type(), seconds(s.activityTimeout()), s.maxAttempts(), List.of(s.highRun(), s.lowRun()),
-                new Backoff(seconds(s.backoffBase()), seconds(s.backoffMax())),
+        return new TypeDto(info.type(), TypeSettings.seconds(s.activityTimeout()), s.maxAttempts(),
+                List.of(s.highRun(), s.lowRun()),
+                new Backoff(TypeSettings.seconds(s.backoffBase()), TypeSettings.seconds(s.backoffMax())),
                 new CountsDto(c.pending(), c.due(), c.running(), c.succeeded(), c.failed(), c.cancelled()));
-    }
-
-    /** Whole seconds as an integer, otherwise with the milliseconds: 30, 0.5. */
-    private static BigDecimal seconds(Duration duration) {
-        BigDecimal seconds = BigDecimal.valueOf(duration.toMillis(), 3).stripTrailingZeros();
-        return seconds.scale() < 0 ? seconds.setScale(0) : seconds;
     }
 }

@@ -676,8 +676,7 @@ public final class JobEngine {
         JobIndex.stopRunning(tx, r);
         r.attempt++;
         r.lastError = "activity timeout: no heartbeat or finish within "
-                + java.math.BigDecimal.valueOf(settings.activityTimeout().toMillis(), 3).stripTrailingZeros().toPlainString()
-                + " s";
+                + TypeSettings.seconds(settings.activityTimeout()).toPlainString() + " s";
         if (r.attempt < r.maxAttempts) {
             // The processor vanished, not the job: it may run again at once.
             retryAt(r, now);

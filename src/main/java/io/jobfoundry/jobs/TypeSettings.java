@@ -1,5 +1,6 @@
 package io.jobfoundry.jobs;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 
 /**
@@ -21,6 +22,12 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
             new TypeSettings(Duration.ofSeconds(30), 25, 2, 1, Duration.ofSeconds(5), Duration.ofHours(1));
 
     public static final int MAX_ATTEMPTS_LIMIT = 1000;
+
+    /** A setting's duration as clients write it: whole seconds as an integer, else with the milliseconds (30, 0.5). */
+    public static BigDecimal seconds(Duration duration) {
+        BigDecimal seconds = BigDecimal.valueOf(duration.toMillis(), 3).stripTrailingZeros();
+        return seconds.scale() < 0 ? seconds.setScale(0) : seconds;
+    }
 
     public TypeSettings {
         requireWithin("activityTimeout", activityTimeout, SHORTEST_ACTIVITY_TIMEOUT);
