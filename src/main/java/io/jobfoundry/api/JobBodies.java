@@ -1,10 +1,10 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.Change;
-import io.jobfoundry.jobs.JobChanges;
-import io.jobfoundry.jobs.JobState;
-import io.jobfoundry.jobs.Priority;
-import io.jobfoundry.jobs.TypeSettings;
+import io.jobfoundry.jobs.model.Change;
+import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.Priority;
+import io.jobfoundry.jobs.model.TypeSettings;
 import java.util.Optional;
 
 /** The request members of the job calls, read from a {@link JsonBody} into the engine's terms. */

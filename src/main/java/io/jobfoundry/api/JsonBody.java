@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.jobfoundry.jobs.Change;
+import io.jobfoundry.jobs.model.Change;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.math.BigDecimal;

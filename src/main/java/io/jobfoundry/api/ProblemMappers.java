@@ -1,10 +1,10 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.DataTooLargeException;
-import io.jobfoundry.jobs.HaltException;
-import io.jobfoundry.jobs.InvalidJobRequestException;
-import io.jobfoundry.jobs.JobConflictException;
-import io.jobfoundry.jobs.JobNotFoundException;
+import io.jobfoundry.jobs.model.DataTooLargeException;
+import io.jobfoundry.jobs.model.HaltException;
+import io.jobfoundry.jobs.model.InvalidJobRequestException;
+import io.jobfoundry.jobs.model.JobConflictException;
+import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.repeat.RepeatException;
 import jakarta.ws.rs.WebApplicationException;

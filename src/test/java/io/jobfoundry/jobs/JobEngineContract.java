@@ -11,6 +11,39 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.Futures;
+import io.jobfoundry.jobs.accept.Accepting;
+import io.jobfoundry.jobs.accept.HandOff;
+import io.jobfoundry.jobs.accept.Waiters;
+import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.DueWaker;
+import io.jobfoundry.jobs.background.OutcomeRetention;
+import io.jobfoundry.jobs.background.ShrinkingBatches;
+import io.jobfoundry.jobs.context.EngineContext;
+import io.jobfoundry.jobs.context.EngineOptions;
+import io.jobfoundry.jobs.context.JobObserver;
+import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.Added;
+import io.jobfoundry.jobs.model.Change;
+import io.jobfoundry.jobs.model.Counts;
+import io.jobfoundry.jobs.model.DataTooLargeException;
+import io.jobfoundry.jobs.model.HaltException;
+import io.jobfoundry.jobs.model.HaltReason;
+import io.jobfoundry.jobs.model.InvalidJobRequestException;
+import io.jobfoundry.jobs.model.Job;
+import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobConflictException;
+import io.jobfoundry.jobs.model.JobEvent;
+import io.jobfoundry.jobs.model.JobNotFoundException;
+import io.jobfoundry.jobs.model.JobPage;
+import io.jobfoundry.jobs.model.JobResult;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.model.Priority;
+import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.jobs.records.JobKeys;
+import io.jobfoundry.jobs.records.RecordSurgery;
+import io.jobfoundry.jobs.records.Times;
+import io.jobfoundry.jobs.waits.JobWaits;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.TransactionRunner;
@@ -59,11 +92,13 @@ public abstract class JobEngineContract {
     void start() throws Exception {
         store = openStore();
         clock = new MutableClock(START);
-        engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, EngineOptions.DEFAULT);
-        activity = new ActivityMonitor(engine);
-        waker = new DueWaker(engine);
+        EngineContext context = new EngineContext(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, JobObserver.NONE);
+        Accepting accepting = new Accepting(context, EngineOptions.DEFAULT);
         pool = Executors.newScheduledThreadPool(2);
-        waits = new JobWaits(engine, pool, pool);
+        waits = new JobWaits(accepting, pool, pool);
+        engine = new JobEngine(context, EngineOptions.DEFAULT, accepting, waits);
+        activity = new ActivityMonitor(context);
+        waker = new DueWaker(context);
     }
 
     @AfterEach
@@ -199,12 +234,12 @@ public abstract class JobEngineContract {
         acceptOne("email");
         assertEquals(OLD_OUTCOMES + 1, outcomeRecords());
 
-        new OutcomeRetention(engine, 2).runOnce();
+        new OutcomeRetention(engine.context(), 2).runOnce();
         assertEquals(OLD_OUTCOMES + 1, outcomeRecords(), "none is older than the window yet");
 
-        clock.advance(JobEngine.OUTCOME_RETENTION.minus(Duration.ofMinutes(5)));
+        clock.advance(OutcomeRetention.KEPT.minus(Duration.ofMinutes(5)));
         AtomicInteger fullSteps = new AtomicInteger();
-        new OutcomeRetention(engine, 2).runOnce(() -> {
+        new OutcomeRetention(engine.context(), 2).runOnce(() -> {
             fullSteps.incrementAndGet(); // asked after each full step
             return false;
         });
@@ -215,10 +250,10 @@ public abstract class JobEngineContract {
         assertTrue(fullSteps.get() >= 1, "one transaction cleared them all");
 
         clock.advance(Duration.ofMinutes(5));
-        new OutcomeRetention(engine).runOnce();
+        new OutcomeRetention(engine.context()).runOnce();
         assertEquals(1, outcomeRecords(), "exactly as old as the window: kept");
         clock.advance(Duration.ofNanos(1_000));
-        new OutcomeRetention(engine).runOnce();
+        new OutcomeRetention(engine.context()).runOnce();
         assertEquals(0, outcomeRecords());
     }
 
@@ -226,9 +261,9 @@ public abstract class JobEngineContract {
     @Test
     void outcomeRetentionStandsDownBetweenStepsWhenAsked() {
         removeJobs(OLD_OUTCOMES);
-        clock.advance(JobEngine.OUTCOME_RETENTION.plusMinutes(1));
+        clock.advance(OutcomeRetention.KEPT.plusMinutes(1));
         AtomicInteger asked = new AtomicInteger();
-        new OutcomeRetention(engine, 2).runOnce(() -> {
+        new OutcomeRetention(engine.context(), 2).runOnce(() -> {
             asked.incrementAndGet();
             return true; // a shutdown began
         });
@@ -237,7 +272,7 @@ public abstract class JobEngineContract {
         int left = outcomeRecords();
         assertTrue(left > 0 && left < OLD_OUTCOMES, "one step cleared, not every outcome: " + left + " left");
 
-        new OutcomeRetention(engine, 2).runOnce(() -> false);
+        new OutcomeRetention(engine.context(), 2).runOnce(() -> false);
         assertEquals(0, outcomeRecords());
     }
 
@@ -252,7 +287,7 @@ public abstract class JobEngineContract {
     }
 
     private int outcomeRecords() {
-        return engine.runner().run(tx -> tx.getRange(JobKeys.outcomesBegin(), JobKeys.end(Tuple.from("o")), 0)).size();
+        return engine.context().runner().run(tx -> tx.getRange(JobKeys.outcomesBegin(), JobKeys.end(Tuple.from("o")), 0)).size();
     }
 
     @Test
@@ -509,12 +544,12 @@ public abstract class JobEngineContract {
         clock.advance(TypeSettings.DEFAULT.activityTimeout().plusSeconds(1)); // "email" is due, "report" quiet
         // What each run did is checked below by state: a count may miss a step whose commit was
         // reported unknown (the fault-injected rerun).
-        long before = engine.runner().committed();
+        long before = engine.context().runner().committed();
         waker.runOnce();
-        long wakerRun = engine.runner().committed() - before;
-        before = engine.runner().committed();
+        long wakerRun = engine.context().runner().committed() - before;
+        before = engine.context().runner().committed();
         activity.runOnce();
-        long monitorRun = engine.runner().committed() - before;
+        long monitorRun = engine.context().runner().committed() - before;
 
         assertTrue(wakerRun <= 6, "the due waker's run took " + wakerRun + " transactions");
         assertTrue(monitorRun <= 6, "the activity monitor's run took " + monitorRun + " transactions");
@@ -863,10 +898,9 @@ public abstract class JobEngineContract {
     @Test
     void aStoredRepeatThatStallsEndsTheSeries() {
         engine.put("noon", "a", JobChanges.NONE.withRepeat("FINISHED, +1 HOUR"));
-        engine.runner().run(tx -> {
-            JobRecord r = JobIndex.load(tx, "noon", "a");
-            r.repeat = "FINISHED, START OF DAY, +12 HOURS"; // from 13:00, noon of the same day
-            JobIndex.save(tx, r, Times.micros(clock.instant()));
+        engine.context().runner().run(tx -> {
+            // From 13:00, noon of the same day.
+            RecordSurgery.storeRepeat(tx, "noon", "a", "FINISHED, START OF DAY, +12 HOURS", Times.micros(clock.instant()));
             return null;
         });
         clock.advance(Duration.ofHours(3)); // 13:00
@@ -1063,7 +1097,7 @@ public abstract class JobEngineContract {
     void aBlockedAcceptIsHandedAJobCreatedForIt() throws Exception {
         var waiting = waits.accept(new AcceptRequest(List.of("push"), 1, null, "w"), Duration.ofSeconds(EVENT_SECONDS))
                 .toCompletableFuture();
-        Added created = waits.createAsync("push", JobChanges.NONE).get(EVENT_SECONDS, TimeUnit.SECONDS);
+        Added created = engine.createAsync("push", JobChanges.NONE).get(EVENT_SECONDS, TimeUnit.SECONDS);
         LeasedJob got = waiting.get(EVENT_SECONDS, TimeUnit.SECONDS).get(0);
         assertEquals(created.job().id(), got.job().id());
         assertEquals("w", engine.heartbeat("push", got.job().id(), got.lease(), Change.keep()).worker());
@@ -1072,7 +1106,7 @@ public abstract class JobEngineContract {
     // ---- hand-off: a job added for a blocked accept goes to it in the adding transaction ----------
 
     /** A blocked accept as the engine sees it; records what it is settled with. */
-    private static final class RecordedHandOff implements JobEngine.HandOff {
+    private static final class RecordedHandOff implements HandOff {
         private final AcceptRequest request;
         private final List<List<LeasedJob>> settled = new CopyOnWriteArrayList<>();
 
@@ -1096,13 +1130,22 @@ public abstract class JobEngineContract {
         }
     }
 
+    /** This engine, but with {@code handOff} as the one accept blocked for the jobs it adds. */
+    private JobEngine handingTo(HandOff handOff) {
+        return withWaiters((type, due) -> handOff);
+    }
+
+    private JobEngine withWaiters(Waiters waiters) {
+        return engine.withWaiters(waiters);
+    }
+
     private static RecordedHandOff waiting(String type, Instant maxScheduledAt) {
         return new RecordedHandOff(new AcceptRequest(List.of(type), 1, maxScheduledAt, "w"));
     }
 
     /** The counter every commit that makes a job of {@code type} ready bumps, waking its waiting accepts. */
     private byte[] readyWatchValue(String type) {
-        return engine.runner().run(tx -> tx.get(JobKeys.readyWatch(type)));
+        return engine.context().runner().run(tx -> tx.get(JobKeys.readyWatch(type)));
     }
 
     @Test
@@ -1111,9 +1154,9 @@ public abstract class JobEngineContract {
         acceptOne("push");
         byte[] readyWatch = readyWatchValue("push");
         RecordedHandOff handOff = waiting("push", null);
-        long before = engine.runner().committed();
-        Added added = Futures.join(engine.putAsync("push", "a", JobChanges.NONE, (type, due) -> handOff));
-        assertEquals(1, engine.runner().committed() - before, "adding and leasing are one transaction");
+        long before = engine.context().runner().committed();
+        Added added = Futures.join(handingTo(handOff).putAsync("push", "a", JobChanges.NONE));
+        assertEquals(1, engine.context().runner().committed() - before, "adding and leasing are one transaction");
         assertArrayEquals(readyWatch, readyWatchValue("push"), "no other waiter is woken for a job already taken");
         assertTrue(added.created());
         LeasedJob leased = handOff.once().get(0);
@@ -1133,7 +1176,7 @@ public abstract class JobEngineContract {
         engine.put("push", "older", JobChanges.NONE.withScheduledAt(START.minusSeconds(5)));
         RecordedHandOff handOff = waiting("push", null);
         byte[] readyWatch = readyWatchValue("push");
-        Futures.join(engine.putAsync("push", "newer", JobChanges.NONE, (type, due) -> handOff));
+        Futures.join(handingTo(handOff).putAsync("push", "newer", JobChanges.NONE));
         assertEquals("older", handOff.once().get(0).job().id());
         assertFalse(Arrays.equals(readyWatch, readyWatchValue("push")), "the job left ready wakes the other waiters");
         assertEquals(JobState.PENDING, engine.get("push", "newer").orElseThrow().state());
@@ -1143,11 +1186,10 @@ public abstract class JobEngineContract {
     @Test
     void aJobThatIsNotDueIsNotHandedOff() {
         List<String> asked = new CopyOnWriteArrayList<>();
-        Futures.join(engine.putAsync("push", "later", JobChanges.NONE.withScheduledAt(START.plusSeconds(60)),
-                (type, due) -> {
-                    asked.add(type);
-                    return null;
-                }));
+        Futures.join(withWaiters((type, due) -> {
+            asked.add(type);
+            return null;
+        }).putAsync("push", "later", JobChanges.NONE.withScheduledAt(START.plusSeconds(60))));
         assertEquals(List.of(), asked, "no blocked accept is claimed for a job that is not due");
         assertEquals(JobState.PENDING, engine.get("push", "later").orElseThrow().state());
     }
@@ -1155,7 +1197,7 @@ public abstract class JobEngineContract {
     @Test
     void aHandOffThatFindsNothingForItsAcceptLeavesTheJobPending() {
         RecordedHandOff handOff = waiting("push", START.minusSeconds(60));
-        Futures.join(engine.putAsync("push", "a", JobChanges.NONE, (type, due) -> handOff));
+        Futures.join(handingTo(handOff).putAsync("push", "a", JobChanges.NONE));
         assertEquals(List.of(), handOff.once());
         assertEquals(JobState.PENDING, engine.get("push", "a").orElseThrow().state());
         assertEquals(1, engine.type("push").orElseThrow().counts().due());
@@ -1164,11 +1206,11 @@ public abstract class JobEngineContract {
     @Test
     void invalidInputClaimsNoBlockedAccept() {
         List<String> asked = new CopyOnWriteArrayList<>();
-        assertThrows(InvalidJobRequestException.class, () -> engine.putAsync("push", "a",
-                JobChanges.NONE.withMaxAttempts(0), (type, due) -> {
-                    asked.add(type);
-                    return null;
-                }));
+        JobEngine asking = withWaiters((type, due) -> {
+            asked.add(type);
+            return null;
+        });
+        assertThrows(InvalidJobRequestException.class, () -> asking.putAsync("push", "a", JobChanges.NONE.withMaxAttempts(0)));
         assertEquals(List.of(), asked);
     }
 
