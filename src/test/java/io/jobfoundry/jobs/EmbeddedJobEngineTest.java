@@ -7,7 +7,8 @@ import io.jobfoundry.kv.embedded.Durability;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-class EmbeddedJobEngineTest extends JobEngineContract {
+class EmbeddedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
+        WaitAndHandOffContract, TypeAndCountContract {
 
     @TempDir
     Path folder;
