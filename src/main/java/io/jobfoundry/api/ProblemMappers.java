@@ -14,6 +14,8 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -25,6 +27,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+    /** The messages of store failures logged at ERROR already: each is logged once, not per request. */
+    private static final Set<String> loggedStoreFailures = ConcurrentHashMap.newKeySet();
 
     @ServerExceptionMapper
     public Response invalidInput(InvalidInputException e) {
@@ -90,19 +94,43 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
-    public Response storeUnavailable(StoreException e) {
+    public Response store(StoreException e) {
+        if (!e.isTemporary()) {
+            return storeFailed(e);
+        }
         // One line per failure, with what the store said: a full disk or an unreachable cluster
         // fails every request alike, and a stack each would bury the log. The stack is at DEBUG.
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        LOG.warnf("store unavailable: %s%s", e.getMessage(), root == e ? "" : " (" + root + ")");
+        LOG.warnf("store unavailable: %s%s", e.getMessage(), rootCause(e));
         LOG.debugf(e, "store unavailable");
         return Problems.response(Problems.document(ProblemType.STORE_UNAVAILABLE,
                 "the store did not complete the operation, which may or may not have taken effect; "
                         + "PUT, PATCH, cancel, resubmit, heartbeat and finish are safe to repeat (docs/api.md)"))
                 .header("Retry-After", "1").build();
+    }
+
+    /**
+     * A store that cannot serve until the service restarts (its log could not be synced, a
+     * non-retryable error of the cluster), or a defect the store caught: retrying the request
+     * cannot help, so it is not a 503. Each such failure is logged once, with its stack; every
+     * request it fails after that only at DEBUG, as the liveness probe reports it meanwhile.
+     */
+    private Response storeFailed(StoreException e) {
+        if (loggedStoreFailures.size() < 100 && loggedStoreFailures.add(e.getMessage())) {
+            LOG.error("the store failed and cannot serve this request; requests it fails are logged at DEBUG from now", e);
+        } else {
+            LOG.debugf(e, "the store failed");
+        }
+        return Problems.response(Problems.document(ProblemType.STORE_FAILED,
+                "the store failed; the operation may or may not have taken effect, and the failure has been logged"))
+                .build();
+    }
+
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? "" : " (" + root + ")";
     }
 
     /** HTTP's own errors: no resource at the path, a method it does not take, an unacceptable Accept. */
