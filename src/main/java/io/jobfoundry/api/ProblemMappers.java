@@ -1,5 +1,6 @@
 package io.jobfoundry.api;
 
+import io.jobfoundry.jobs.model.BatchTooLargeException;
 import io.jobfoundry.jobs.model.DataTooLargeException;
 import io.jobfoundry.jobs.model.HaltException;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
@@ -13,6 +14,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -79,6 +81,31 @@ public class ProblemMappers {
         Map<String, Object> problem = Problems.document(ProblemType.DATA_TOO_LARGE,
                 "data is " + e.size() + " bytes serialized; at most " + e.limit() + " are allowed");
         problem.put("field", "data");
+        problem.put("limit", e.limit());
+        return Problems.response(problem).build();
+    }
+
+    /** Every invalid item of a batch, so that a client mends them all at once. */
+    @ServerExceptionMapper
+    public Response invalidBatch(InvalidBatchException e) {
+        Map<String, Object> problem = Problems.document(ProblemType.INVALID_REQUEST, e.getMessage());
+        problem.put("errors", e.errors().stream().map(error -> {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("index", error.index());
+            if (error.field() != null) {
+                item.put("field", error.field());
+            }
+            item.put("detail", error.detail());
+            return item;
+        }).toList());
+        return Problems.response(problem).build();
+    }
+
+    @ServerExceptionMapper
+    public Response batchTooLarge(BatchTooLargeException e) {
+        Map<String, Object> problem = Problems.document(ProblemType.DATA_TOO_LARGE, "the batch's data is " + e.size()
+                + " bytes serialized; at most " + e.limit() + " fit one batch (one store transaction)");
+        problem.put("field", "jobs");
         problem.put("limit", e.limit());
         return Problems.response(problem).build();
     }

@@ -65,6 +65,7 @@ public final class JobEngine {
     private final EngineOptions options;
     private final Accepting accepting;
     private final Waiters waiters;
+    private final JobBatches batches;
 
     /**
      * @param accepting the accept path, shared with whatever serves blocked accepts
@@ -76,6 +77,7 @@ public final class JobEngine {
         this.options = options;
         this.accepting = accepting;
         this.waiters = waiters;
+        this.batches = new JobBatches(context, options);
     }
 
     /** An engine with nobody blocked in accept to hand jobs to (tools, tests, benchmarks). */
@@ -94,6 +96,11 @@ public final class JobEngine {
     /** This engine (its context, options and accept path), handing the jobs it adds to {@code waiters}. */
     public JobEngine withWaiters(Waiters waiters) {
         return new JobEngine(context, options, accepting, waiters);
+    }
+
+    /** Many creates, finishes or heartbeats in one transaction each. */
+    public JobBatches batches() {
+        return batches;
     }
 
     public EngineContext context() {
@@ -241,7 +248,7 @@ public final class JobEngine {
         Processing.requireLeaseGiven(lease);
         ValidChanges.checkData(type, id, data, options.maxDataBytes());
         long now = context.now();
-        return runner.runAsync(tx -> Processing.heartbeat(tx, type, id, lease, data, now),
+        return runner.runAsync(tx -> Processing.heartbeat(tx, type, id, lease, data, now, 0),
                         Sync.DEFERRABLE) // a heartbeat lost to a power failure is a late heartbeat
                 .thenApply(step -> step.orHalt(type, id));
     }

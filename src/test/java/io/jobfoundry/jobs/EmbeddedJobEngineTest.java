@@ -1,14 +1,14 @@
 package io.jobfoundry.jobs;
 
 import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.embedded.Durability;
 import io.jobfoundry.kv.embedded.EmbeddedOptions;
 import io.jobfoundry.kv.embedded.EmbeddedStore;
-import io.jobfoundry.kv.embedded.Durability;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 class EmbeddedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
-        WaitAndHandOffContract, TypeAndCountContract {
+        WaitAndHandOffContract, TypeAndCountContract, BatchContract {
 
     @TempDir
     Path folder;

@@ -21,7 +21,7 @@ import java.util.List;
  * {@code runOnce()}, and the waits the engine hands jobs to. {@link EngineHarness} provides it;
  * each backend's test extends that and implements every area:
  * {@link AddAndRemoveContract}, {@link AcceptAndLeaseContract}, {@link RetryAndRepeatContract},
- * {@link WaitAndHandOffContract} and {@link TypeAndCountContract}.
+ * {@link WaitAndHandOffContract}, {@link TypeAndCountContract} and {@link BatchContract}.
  */
 public interface EngineFixture {
 

@@ -34,15 +34,19 @@ public final class Processing {
     public record Finished(Step step, long startedAt, String seriesEnd) {
     }
 
-    /** Renews the activity timeout and optionally replaces the data. */
+    /**
+     * Renews the activity timeout and optionally replaces the data. The new activity is this
+     * transaction's versionstamp with {@code userVersion}: each job a transaction renews needs
+     * its own, or their activity keys would be one key.
+     */
     public static Step heartbeat(KvTransaction tx, String type, String id, String lease, Change<String> data,
-            long now) {
+            long now, int userVersion) {
         JobRecord r = requireLease(tx, type, id, lease);
         if (r.cancelRequested) {
             return Runs.endCancelled(tx, r, now);
         }
         r.data = data.orElse(r.data);
-        r.recordActivity(tx, now, 0);
+        r.recordActivity(tx, now, userVersion);
         return new Step(r.view(), null);
     }
 

@@ -3,6 +3,7 @@ package io.jobfoundry.kv.fdb;
 import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.AcceptAndLeaseContract;
 import io.jobfoundry.jobs.AddAndRemoveContract;
+import io.jobfoundry.jobs.BatchContract;
 import io.jobfoundry.jobs.EngineHarness;
 import io.jobfoundry.jobs.RetryAndRepeatContract;
 import io.jobfoundry.jobs.TypeAndCountContract;
@@ -19,7 +20,7 @@ import java.util.UUID;
  */
 @EnabledIfFdbReachable
 class FdbJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
-        WaitAndHandOffContract, TypeAndCountContract {
+        WaitAndHandOffContract, TypeAndCountContract, BatchContract {
 
     @Override
     protected KvStore openStore() {
