@@ -26,6 +26,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 public class AcceptResource {
 
+    /** The shortest wait taken, other than 0: anything shorter is a unit mistaken, not a wait wanted. */
+    static final int SHORTEST_WAIT_MILLIS = 100;
+
     private final JobWaits waits;
     private final RequestBodies bodies;
     private final ApiConfig config;
@@ -64,6 +67,12 @@ public class AcceptResource {
                 request.timeOrNull("maxScheduledAt").orElse(null),
                 request.nullableString("worker").orElse(null));
         Duration wait = request.millis("wait", config.maxWait()).orElse(Duration.ZERO);
+        if (!wait.isZero() && wait.toMillis() < SHORTEST_WAIT_MILLIS) {
+            // activityTimeout is in seconds, wait in milliseconds: "wait": 30 is nearly always 30 s meant.
+            throw new InvalidInputException("wait", "wait is in milliseconds: " + wait.toMillis() + " ms is shorter than "
+                    + SHORTEST_WAIT_MILLIS + " ms, which is nearly always seconds meant; send " + wait.toMillis() * 1000
+                    + " for " + wait.toMillis() + " s, or 0 to answer at once");
+        }
         return Suspended.onRequestContext(waits.accept(accept, wait), AcceptResource::answer);
     }
 

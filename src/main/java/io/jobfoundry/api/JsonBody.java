@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * A request body: a JSON object read as a tree, so that an absent member ({@link Change#keep()})
@@ -78,7 +79,7 @@ final class JsonBody {
             throw new InvalidInputException(null, "the body exceeds a limit of the JSON reader: "
                     + e.getOriginalMessage() + location(e));
         } catch (JsonProcessingException e) {
-            throw new InvalidInputException(null, "the body is not valid JSON: " + e.getOriginalMessage()
+            throw new InvalidInputException(null, "the body is not valid JSON: " + readable(e.getOriginalMessage())
                     + location(e));
         } catch (IOException e) {
             throw new InvalidInputException(null, "the body is not valid JSON");
@@ -105,6 +106,17 @@ final class JsonBody {
                 + at.getLineNr() + ", column " + at.getColumnNr() + ") is out of range: its exponent must lie within"
                 + " ±2147483647, also when reduced by the number of digits after its decimal point");
     }
+
+    /**
+     * Jackson's message without its own internals: where it names a place in the body it says
+     * {@code [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1,
+     * column: 2]}, which tells a client nothing but the line and column.
+     */
+    static String readable(String message) {
+        return SOURCE.matcher(message).replaceAll("line $1, column $2");
+    }
+
+    private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;\\]]*(?:;[^;\\]]*?)?; line: (\\d+), column: (\\d+)\\]");
 
     private static String location(JsonProcessingException e) {
         return e.getLocation() == null ? ""

@@ -60,13 +60,25 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response halt(HaltException e) {
-        Map<String, Object> problem = Problems.document(ProblemType.HALT, switch (e.reason()) {
-            case LEASE_LOST -> "the job was re-enqueued after its activity timeout, or accepted again";
-            case REMOVED -> "the job was removed";
-            case CANCELLED -> "the job was cancelled";
-        });
+        Map<String, Object> problem = Problems.document(ProblemType.HALT, haltDetail(e));
         problem.put("reason", e.reason().wireName());
         return Problems.response(problem).build();
+    }
+
+    /** Why the lease is no longer valid, told by what the job is doing: a made-up lease must not hear of a timeout. */
+    private static String haltDetail(HaltException e) {
+        return switch (e.reason()) {
+            case REMOVED -> "no job " + Problems.printable(e.id()) + " of type " + Problems.printable(e.type())
+                    + ": it was removed, or never existed";
+            case CANCELLED -> "the job was cancelled";
+            case LEASE_LOST -> e.state() == null ? "this lease is not the job's current lease" : switch (e.state()) {
+                case PENDING -> "the job is pending, so no lease is valid for it: this one ended when the job was"
+                        + " taken back from a quiet processor, or was never handed out for it";
+                case RUNNING -> "the job runs under another lease: it was taken back from a quiet processor and"
+                        + " accepted again, or this lease was never handed out for it";
+                case FINISHED -> "the job has finished: this lease ended with its run, or was never handed out for it";
+            };
+        };
     }
 
     @ServerExceptionMapper
@@ -162,9 +174,17 @@ public class ProblemMappers {
 
     /** HTTP's own errors: no resource at the path, a method it does not take, an unacceptable Accept. */
     @ServerExceptionMapper
-    public Response http(WebApplicationException e, UriInfo uri) {
+    public Response http(WebApplicationException e, UriInfo uri, HttpHeaders headers) {
         Response original = e.getResponse();
         int status = original.getStatus();
+        String contentType = headers == null ? null : headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
+        if (status == 400 && contentType != null && !RequestBodies.isMediaType(contentType)) {
+            // Quarkus REST refuses a Content-Type it cannot parse before any resource sees the request:
+            // a malformed request (400), but one whose detail must name the header, not only "HTTP 400".
+            return Problems.response(Problems.document(ProblemType.INVALID_REQUEST, "the Content-Type "
+                    + Problems.printable(contentType) + " is not a media type; request bodies are application/json"))
+                    .build();
+        }
         if (status >= 500) {
             return unexpected(e);
         }
@@ -181,7 +201,9 @@ public class ProblemMappers {
     private static String httpDetail(int status, UriInfo uri, Response original, WebApplicationException e) {
         String path = uri == null ? "" : " " + Problems.printable(uri.getPath());
         return switch (status) {
-            case 404 -> "nothing at" + path + "; the API lives under /v1 (see docs/api.md)";
+            case 404 -> uri != null && uri.getPath().startsWith("/v1/")
+                    ? "no call at" + path + "; the calls are listed in docs/api.md and at /q/openapi"
+                    : "nothing at" + path + "; the API lives under /v1 (see docs/api.md)";
             case 405 -> "this method is not allowed at" + path;
             case 406 -> "this API answers application/json (and text/event-stream for events)";
             case 415 -> "request bodies are application/json";

@@ -53,6 +53,16 @@ class RequestBodies {
         return JsonBody.parse(body);
     }
 
+    /** Whether {@code contentType} parses as a media type at all ({@code json} does not: it lacks its {@code /}). */
+    static boolean isMediaType(String contentType) {
+        try {
+            MediaType.valueOf(contentType);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     private static boolean isJson(String contentType) {
         MediaType type;
         try {

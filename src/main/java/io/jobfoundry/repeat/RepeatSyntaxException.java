@@ -35,9 +35,13 @@ public final class RepeatSyntaxException extends RepeatException {
         return examples;
     }
 
-    /** E.g. {@code unknown unit in '+1 FORTNIGHT'; valid examples: +1 HOUR, -30 MINUTES, ...}. */
+    /**
+     * E.g. {@code unknown unit in '+1 FORTNIGHT'; valid examples: "+1 HOUR", "-30 MINUTES", ...}:
+     * each example quoted, since examples hold commas themselves.
+     */
     @Override
     public String detail() {
-        return getMessage() + " in " + quote(offendingPart) + "; valid examples: " + String.join(", ", examples);
+        return getMessage() + " in " + quote(offendingPart) + "; valid examples: "
+                + String.join(", ", examples.stream().map(example -> '"' + example + '"').toList());
     }
 }

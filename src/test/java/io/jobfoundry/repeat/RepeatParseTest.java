@@ -154,7 +154,7 @@ class RepeatParseTest {
         RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class,
                 () -> RepeatParser.parse("finished, +1 fortnight, start of day"));
         assertEquals("unknown unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR, singular or plural) in '+1 fortnight';"
-                + " valid examples: +1 HOUR, -30 MINUTES, +1.5 DAYS, +1 MONTH, +10 SECONDS", e.detail());
+                + " valid examples: \"+1 HOUR\", \"-30 MINUTES\", \"+1.5 DAYS\", \"+1 MONTH\", \"+10 SECONDS\"", e.detail());
     }
 
     @Test

@@ -126,7 +126,7 @@ public final class Processing {
         if (lease == null || !lease.equals(r.lease)) {
             boolean cancelled = r.state == JobState.FINISHED && r.result == JobResult.CANCELLED
                     || lease != null && lease.equals(r.finishedLease) && r.finishedAs == JobResult.CANCELLED;
-            throw new HaltException(type, id, cancelled ? HaltReason.CANCELLED : HaltReason.LEASE_LOST);
+            throw new HaltException(type, id, cancelled ? HaltReason.CANCELLED : HaltReason.LEASE_LOST, r.state);
         }
     }
 

@@ -12,8 +12,12 @@ public final class Tokens {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
-    /** The 64 URL-safe characters in ASCII order, so that encoded strings sort as their bytes do. */
-    private static final char[] SORTABLE = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
+    /**
+     * 64 URL-safe characters in ASCII order, so that encoded strings sort as their bytes do. Not
+     * {@code -}: an id's first character encodes the top bits of its millisecond, zero for
+     * millennia, and an id starting with {@code -} reads as an option on a command line.
+     */
+    private static final char[] SORTABLE = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~"
             .toCharArray();
 
     private Tokens() {
