@@ -206,13 +206,14 @@ public final class Worker implements AutoCloseable {
         Finish finish = null;
         try {
             job.enter();
-            Object result;
             try {
-                result = handler.handle(job);
+                // A halt that came before the handler started interrupted nobody: do not start it at all.
+                if (!job.isHalted() && !job.abandoned()) {
+                    finish = Finish.succeeded(job.leasedJob(), handler.handle(job));
+                }
             } finally {
                 job.leave();
             }
-            finish = Finish.succeeded(job.leasedJob(), result);
         } catch (Throwable t) {
             if (t instanceof Error && !(t instanceof AssertionError)) {
                 LOG.log(Level.ERROR, "handler of " + job.job().type() + "/" + job.job().id() + " failed", t);
@@ -222,7 +223,7 @@ public final class Worker implements AutoCloseable {
         } finally {
             running.remove(job);
             slots.release();
-            if (job.isHalted() || job.abandoned()) {
+            if (job.isHalted() || job.abandoned() || finish == null) {
                 // Halted: the service said to stop, so no outcome of ours counts. Abandoned: the job comes back.
                 heartbeats.remove(job);
                 counters.running.decrementAndGet();

@@ -70,19 +70,25 @@ class WorkerStubTest {
     @Test
     void aHaltInABatchHeartbeatInterruptsThatHandlerOnlyAndItIsNeverFinished() throws Exception {
         AtomicInteger accepts = new AtomicInteger();
+        CountDownLatch bStarted = new CountDownLatch(1);
         AtomicBoolean bInterrupted = new AtomicBoolean();
         CountDownLatch bStopped = new CountDownLatch(1);
         try (StubService stub = new StubService(r -> switch (r.path()) {
             case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
             case "/v1/accept" -> accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a", "b")) : idle();
-            case "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(), Set.of("b")));
+            // The halt comes once b's handler runs, to show it stop.
+            case "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(),
+                    bStarted.getCount() == 0 ? Set.of("b") : Set.of()));
             case "/v1/finish" -> StubService.Reply.json(200, results(r.body(), Set.of()));
-            case "/v1/jobs/t/b/heartbeat" -> StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\","
+            case "/v1/jobs/t/b/heartbeat" -> bStarted.getCount() > 0
+                    ? StubService.Reply.json(200, StubService.job("t", "b", "running"))
+                    : StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\","
                     + "\"status\":409,\"reason\":\"cancelled\"}");
             default -> StubService.Reply.json(200, StubService.job("t", "x", "finished"));
         })) {
             Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
                 if (ctx.job().id().equals("b")) {
+                    bStarted.countDown();
                     try {
                         Thread.sleep(10_000);
                     } catch (InterruptedException e) {
