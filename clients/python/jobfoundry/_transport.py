@@ -143,6 +143,8 @@ class Transport:
     def _connection(self) -> http.client.HTTPConnection:
         ident = threading.get_ident()
         with self._lock:
+            if ident in self._aborted:
+                raise http.client.NotConnected("aborted")
             conn = self._connections.get(ident)
             if conn is None:
                 # Threads that ended leave their connection behind: close those before adding one.
@@ -151,8 +153,16 @@ class Transport:
                     self._connections.pop(gone).close()
                 cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
                 conn = cls(self._host, self._port, timeout=self._timeout)
+                # http.client would silently reconnect a connection abort() closed, and the long poll it was
+                # meant to end would start again: connections are opened here, and only here.
+                conn.auto_open = 0
                 self._connections[ident] = conn
-            return conn
+        if conn.sock is None:
+            conn.connect()
+            if ident in self._aborted:  # abort() came while connecting, and found nothing to cut
+                conn.close()
+                raise http.client.NotConnected("aborted")
+        return conn
 
     def _drop(self, conn: http.client.HTTPConnection) -> None:
         with self._lock:
