@@ -370,8 +370,12 @@ public final class JobfoundryClient {
 
         /** @return the client */
         public JobfoundryClient build() {
+            // HTTP/1.1: the service speaks it, and h2c's upgrade dance costs a request. The direct executor
+            // completes each answer on the client's selector thread instead of handing it to a pool thread:
+            // half the CPU per call in the README's measurement. Safe here because every call is a blocking
+            // send with an in-memory body handler; nothing of ours runs on that thread.
             HttpClient http = httpClient != null ? httpClient
-                    : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(Runnable::run)
                             .connectTimeout(Duration.ofSeconds(10)).build();
             return new JobfoundryClient(new Transport(baseUrl, http, token, retryPolicy, requestTimeout));
         }
