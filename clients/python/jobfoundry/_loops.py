@@ -6,7 +6,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from ._context import JobContext
 from .client import Client
@@ -47,31 +47,51 @@ class Counters:
             setattr(self, name, max(getattr(self, name), value))
 
 
+REFRESH = 60.0
+
+
 class TypeTimeouts:
     """Each type's activity timeout from ``GET /v1/types/{type}``, read again after a minute since an operator
     may change it while workers run."""
 
     SHORTEST = 1.0  # the service's minimum: the safe guess until the type's own is known
     DEFAULT = 30.0
-    REFRESH = 60.0
 
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Client, refresh: float = REFRESH) -> None:
         self._client = client
+        self._refresh_after = refresh
         self._known: Dict[str, Tuple[float, float]] = {}
+        self._refreshing: Set[str] = set()
 
     def of(self, type_: str) -> float:
         known = self._known.get(type_)
-        now = time.monotonic()
-        if known is not None and now - known[1] < self.REFRESH:
-            return known[0]
+        if known is None:
+            return self._read(type_, None)  # the first job of a type: its heartbeats cannot be paced before
+        if time.monotonic() - known[1] >= self._refresh_after and type_ not in self._refreshing:
+            # Read again on another thread: a slow or unavailable service must not hold up heartbeats,
+            # which go on at the known pace meanwhile.
+            self._refreshing.add(type_)
+            threading.Thread(target=self._refresh, args=(type_, known), name=f"jobfoundry-type-{type_}",
+                             daemon=True).start()
+        return known[0]
+
+    def _refresh(self, type_: str, known: Tuple[float, float]) -> None:
         try:
-            info = self._client.type(type_)
+            self._read(type_, known)
+        finally:
+            self._refreshing.discard(type_)
+
+    def _read(self, type_: str, before: Optional[Tuple[float, float]]) -> float:
+        try:
+            info = self._client.type(type_)  # a type nobody configured has the defaults
             timeout = info.activity_timeout if info is not None else self.DEFAULT
-            self._known[type_] = (timeout, now)
+            self._known[type_] = (timeout, time.monotonic())
             return timeout
         except JobfoundryError as e:
-            guess = known[0] if known is not None else self.SHORTEST
+            guess = before[0] if before is not None else self.SHORTEST
             log.warning("cannot read the activity timeout of type %s (%s); heartbeats assume %ss", type_, e, guess)
+            if before is not None:
+                self._known[type_] = (guess, time.monotonic())
             return guess
 
 
