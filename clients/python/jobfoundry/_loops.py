@@ -108,6 +108,7 @@ class Heartbeats:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stopped = False
+        self._batches_served = True
 
     def add(self, job: JobContext) -> None:
         period = self._period(job)  # may ask the service: before taking the time
@@ -144,12 +145,10 @@ class Heartbeats:
         progress = [job.take_progress() for job in jobs]
         calls = [Heartbeat.of(job.leased, data) for job, data in zip(jobs, progress)]
         try:
-            if len(calls) == 1:
-                self._counters.add(heartbeat_calls=1)
-                results = [self._single(calls[0])]
-            else:
-                self._counters.add(heartbeat_batches=1)
-                results = self._client.heartbeat_batch(calls)
+            results = self._batch(calls) if len(calls) > 1 and self._batches_served else None
+            if results is None:
+                self._counters.add(heartbeat_calls=len(calls))
+                results = [self._single(call) for call in calls]
         except JobfoundryError as e:
             log.warning("heartbeat of %d job(s) failed: %s", len(jobs), e)
             now = time.monotonic()
@@ -159,6 +158,19 @@ class Heartbeats:
             return
         for job, result in zip(jobs, results):
             self._answered(job, result)
+
+    def _batch(self, calls: List[Heartbeat]) -> Optional[List[ItemResult]]:
+        """The batch's results, or None if the service has no batch call (then: one by one)."""
+        try:
+            results = self._client.heartbeat_batch(calls)
+        except ProblemError as e:
+            if not e.unknown_path:
+                raise
+            self._batches_served = False
+            log.warning("the service does not serve POST /v1/heartbeat; sending heartbeats one by one")
+            return None
+        self._counters.add(heartbeat_batches=1)
+        return results
 
     def _single(self, call: Heartbeat) -> ItemResult:
         try:
@@ -196,6 +208,7 @@ class Finishes:
         self._counters = counters
         self._queue: "queue.Queue[Tuple[JobContext, Finish]]" = queue.Queue()
         self._draining = False
+        self._batches_served = True
 
     def submit(self, job: JobContext, finish: Finish) -> None:
         self._queue.put((job, finish))
@@ -220,34 +233,52 @@ class Finishes:
             self._send(batch)
 
     def _send(self, batch: List[Tuple[JobContext, Finish]]) -> None:
-        try:
-            if len(batch) == 1:
-                self._counters.add(finish_calls=1)
-                try:
-                    self._client.finish(batch[0][1])
-                    results = [ItemResult(200)]
-                except HaltError as e:
-                    results = [ItemResult(409, None, e.reason)]
+        if len(batch) > 1 and self._batches_served:
+            try:
+                results = self._client.finish_batch([finish for _, finish in batch])
+            except ProblemError as e:
+                if not e.unknown_path:
+                    self._lost(batch, e)
+                    return
+                # A service older than the batch calls: finish one by one rather than lose the finishes.
+                self._batches_served = False
+                log.warning("the service does not serve POST /v1/finish; finishing jobs one by one")
+            except JobfoundryError as e:
+                self._lost(batch, e)
+                return
             else:
                 self._counters.add(finish_batches=1)
                 self._counters.most("largest_finish_batch", len(batch))
-                results = self._client.finish_batch([finish for _, finish in batch])
-        except JobfoundryError as e:
-            # The retries are spent: the job runs again after its activity timeout, as if this worker had died.
-            log.warning("%d finish(es) could not be sent: %s", len(batch), e)
-            for job, _ in batch:
-                self._counters.add(lost_finishes=1)
-                self._release(job)
-            return
-        for (job, finish), result in zip(batch, results):
-            if result.ok:
-                self._counters.add(**{"succeeded" if finish.outcome == "succeeded" else "failed": 1})
-            elif result.halted:
-                if job.halt(result.reason or "removed"):
-                    self._counters.add(halted=1)
-            else:
-                self._counters.add(lost_finishes=1)
-                log.warning("finish of %s/%s answered %s", finish.type, finish.id, result.status)
+                for item, result in zip(batch, results):
+                    self._done(item, result)
+                return
+        for item in batch:
+            self._counters.add(finish_calls=1)
+            try:
+                self._client.finish(item[1])
+                self._done(item, ItemResult(200))
+            except HaltError as e:
+                self._done(item, ItemResult(409, None, e.reason))
+            except JobfoundryError as e:
+                self._lost([item], e)
+
+    def _done(self, item: Tuple[JobContext, Finish], result: ItemResult) -> None:
+        job, finish = item
+        if result.ok:
+            self._counters.add(**{"succeeded" if finish.outcome == "succeeded" else "failed": 1})
+        elif result.halted:
+            if job.halt(result.reason or "removed"):
+                self._counters.add(halted=1)
+        else:
+            self._counters.add(lost_finishes=1)
+            log.warning("finish of %s/%s answered %s", finish.type, finish.id, result.status)
+        self._release(job)
+
+    def _lost(self, batch: List[Tuple[JobContext, Finish]], e: JobfoundryError) -> None:
+        # The retries are spent: the job runs again after its activity timeout, as if this worker had died.
+        log.warning("%d finish(es) could not be sent: %s", len(batch), e)
+        for job, _ in batch:
+            self._counters.add(lost_finishes=1)
             self._release(job)
 
     def _release(self, job: JobContext) -> None:

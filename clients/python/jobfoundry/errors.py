@@ -22,6 +22,11 @@ class ProblemError(JobfoundryError):
         self.detail: Optional[str] = self.problem.get("detail")
         super().__init__(f"HTTP {status}: {self.detail}" if self.detail else f"HTTP {status}")
 
+    @property
+    def unknown_path(self) -> bool:
+        """A path the service does not serve at all (HTTP's own 404 or 405), as opposed to a missing job."""
+        return self.status in (404, 405) and self.type == "about:blank"
+
     def member(self, name: str) -> Any:
         """An extra member of the problem document, such as ``field``, ``reason`` or ``errors``."""
         return self.problem.get(name)

@@ -31,7 +31,9 @@ class WorkerStats:
     ``running``: jobs being handled or waiting for their finish; ``halted``: jobs the service halted (stopped, not
     finished); ``abandoned``: jobs still running when a shutdown's deadline passed (stopped, not finished, back
     after their activity timeout); ``lost_finishes``: finishes not delivered after their retries;
-    ``largest_accept``/``largest_finish_batch``: most jobs one accept or batch finish carried."""
+    ``largest_accept``/``largest_finish_batch``: most jobs one accept or batch finish carried;
+    ``finish_batches``/``heartbeat_batches``: batch requests the service answered (a service that does not serve
+    batch calls gets single ones instead)."""
 
     accepted: int
     running: int

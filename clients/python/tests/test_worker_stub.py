@@ -108,6 +108,37 @@ class WorkerStubTest(unittest.TestCase):
             self.assertEqual((1, 1), (stats.halted, stats.succeeded))
             self.assertGreaterEqual(stats.heartbeat_batches, 1, f"jobs accepted together beat together: {stats}")
 
+    def test_a_service_without_batch_calls_gets_single_calls_and_loses_nothing(self):
+        accepts = []
+        unknown_path = {"type": "about:blank", "title": "Not Found", "status": 404}
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                accepts.append(r)
+                return (200, leased("t", "a", "b", "c"), NO_HEADERS) if len(accepts) == 1 else idle()
+            if r.path in ("/v1/finish", "/v1/heartbeat"):
+                return 404, unknown_path, NO_HEADERS
+            return 200, job("t", "x", "running"), NO_HEADERS
+
+        together = threading.Barrier(3)
+
+        def handler(ctx):
+            together.wait(5)
+            ctx.sleep(0.25)  # long enough to beat together: 0.3 s timeout, a beat every 0.1 s
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, handler, ["t"], concurrency=3, accept_wait=0.1).start()
+            await_true(lambda: worker.stats().succeeded == 3, 10, "three finished")
+            worker.shutdown(5)
+            stats = worker.stats()
+            self.assertEqual((0, 0, 0), (stats.lost_finishes, stats.finish_batches, stats.heartbeat_batches))
+            self.assertEqual(3, len([r for r in stub.requests if r.path.endswith("/finish") and "/jobs/t/" in r.path]))
+            self.assertLessEqual(len(stub.paths("/v1/finish")), 1, "the batch call was tried once, then no more")
+            self.assertEqual(1, len(stub.paths("/v1/heartbeat")), "jobs accepted together tried one batch beat")
+            self.assertGreaterEqual(stats.heartbeat_calls, 3, f"heartbeats went one by one: {stats}")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -24,6 +24,7 @@ final class Finishes implements Runnable {
     private final Counters counters;
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private volatile boolean draining;
+    private volatile boolean batchesServed = true;
 
     Finishes(JobfoundryClient client, Heartbeats heartbeats, Counters counters) {
         this.client = client;
@@ -63,31 +64,51 @@ final class Finishes implements Runnable {
     }
 
     private void send(List<Pending> batch) {
-        try {
-            if (batch.size() == 1) {
-                counters.finishCalls.incrementAndGet();
-                Pending p = batch.get(0);
-                try {
-                    client.finish(p.finish());
-                    done(p, new ItemResult(200, null, null));
-                } catch (HaltException e) {
-                    done(p, new ItemResult(409, null, e.reason()));
-                }
-            } else {
+        if (batch.size() > 1 && batchesServed) {
+            try {
+                List<ItemResult> results = client.finishBatch(batch.stream().map(Pending::finish).toList());
                 counters.finishBatches.incrementAndGet();
                 counters.largestFinishBatch.accumulateAndGet(batch.size(), Math::max);
-                List<ItemResult> results = client.finishBatch(batch.stream().map(Pending::finish).toList());
                 for (int i = 0; i < batch.size(); i++) {
                     done(batch.get(i), results.get(i));
                 }
+                return;
+            } catch (ProblemException e) {
+                if (!e.unknownPath()) {
+                    lost(batch, e);
+                    return;
+                }
+                // A service older than the batch calls: finish one by one rather than lose the finishes.
+                batchesServed = false;
+                LOG.log(Level.WARNING, "the service does not serve POST /v1/finish; finishing jobs one by one");
+            } catch (JobfoundryException e) {
+                lost(batch, e);
+                return;
             }
+        }
+        for (Pending p : batch) {
+            sendOne(p);
+        }
+    }
+
+    private void sendOne(Pending p) {
+        counters.finishCalls.incrementAndGet();
+        try {
+            client.finish(p.finish());
+            done(p, new ItemResult(200, null, null));
+        } catch (HaltException e) {
+            done(p, new ItemResult(409, null, e.reason()));
         } catch (JobfoundryException e) {
-            // The retries are spent: the job runs again after its activity timeout, as if this worker had died.
-            LOG.log(Level.WARNING, "{0} finish(es) could not be sent: {1}", batch.size(), e.getMessage());
-            for (Pending p : batch) {
-                counters.lostFinishes.incrementAndGet();
-                release(p);
-            }
+            lost(List.of(p), e);
+        }
+    }
+
+    /** The retries are spent: the job runs again after its activity timeout, as if this worker had died. */
+    private void lost(List<Pending> batch, JobfoundryException e) {
+        LOG.log(Level.WARNING, "{0} finish(es) could not be sent: {1}", batch.size(), e.getMessage());
+        for (Pending p : batch) {
+            counters.lostFinishes.incrementAndGet();
+            release(p);
         }
     }
 

@@ -27,6 +27,7 @@ final class Heartbeats implements Runnable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private volatile boolean stopped;
+    private volatile boolean batchesServed = true;
     private boolean dirty; // guarded by lock: a job came or the loop must end since the last scan
 
     Heartbeats(JobfoundryClient client, TypeTimeouts timeouts, double fraction, Counters counters) {
@@ -89,15 +90,16 @@ final class Heartbeats implements Runnable {
             calls.add(Heartbeat.of(job.leasedJob(), data));
         }
         try {
-            if (calls.size() == 1) {
-                counters.heartbeatCalls.incrementAndGet();
-                answered(jobs.get(0), single(calls.get(0)));
-            } else {
-                counters.heartbeatBatches.incrementAndGet();
-                List<ItemResult> results = client.heartbeatBatch(calls);
-                for (int i = 0; i < jobs.size(); i++) {
-                    answered(jobs.get(i), results.get(i));
+            List<ItemResult> results = calls.size() > 1 && batchesServed ? batch(calls) : null;
+            if (results == null) {
+                results = new ArrayList<>(calls.size());
+                for (Heartbeat call : calls) {
+                    counters.heartbeatCalls.incrementAndGet();
+                    results.add(single(call));
                 }
+            }
+            for (int i = 0; i < jobs.size(); i++) {
+                answered(jobs.get(i), results.get(i));
             }
         } catch (JobfoundryException e) {
             LOG.log(Level.WARNING, "heartbeat of {0} job(s) failed: {1}", jobs.size(), e.getMessage());
@@ -107,6 +109,22 @@ final class Heartbeats implements Runnable {
                 // Try again soon: the lease lasts a whole timeout, and the beat came early.
                 jobs.get(i).nextBeatNanos = now + period(jobs.get(i)) / 2;
             }
+        }
+    }
+
+    /** @return the batch's results, or {@code null} if the service has no batch call (then: one by one) */
+    private List<ItemResult> batch(List<Heartbeat> calls) {
+        try {
+            List<ItemResult> results = client.heartbeatBatch(calls);
+            counters.heartbeatBatches.incrementAndGet();
+            return results;
+        } catch (ProblemException e) {
+            if (!e.unknownPath()) {
+                throw e;
+            }
+            batchesServed = false;
+            LOG.log(Level.WARNING, "the service does not serve POST /v1/heartbeat; sending heartbeats one by one");
+            return null;
         }
     }
 

@@ -69,6 +69,11 @@ public class ProblemException extends JobfoundryException {
         return problem;
     }
 
+    /** A path the service does not serve at all (HTTP's own 404 or 405), as opposed to a missing job. */
+    boolean unknownPath() {
+        return (status == 404 || status == 405) && "about:blank".equals(type);
+    }
+
     private static String text(JsonNode node, String name, String fallback) {
         JsonNode value = node.get(name);
         return value == null || value.isNull() ? fallback : value.asText();

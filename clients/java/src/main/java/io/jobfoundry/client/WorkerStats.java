@@ -15,10 +15,11 @@ package io.jobfoundry.client;
  * @param acceptCalls accept requests that returned jobs
  * @param largestAccept most jobs one accept returned
  * @param finishCalls single finish requests
- * @param finishBatches batch finish requests ({@code POST /v1/finish})
+ * @param finishBatches batch finish requests ({@code POST /v1/finish}) the service answered; a service that does not
+ *     serve batch calls gets single ones instead
  * @param largestFinishBatch most items in one batch finish
  * @param heartbeatCalls single heartbeat requests
- * @param heartbeatBatches batch heartbeat requests ({@code POST /v1/heartbeat})
+ * @param heartbeatBatches batch heartbeat requests ({@code POST /v1/heartbeat}) the service answered
  */
 public record WorkerStats(long accepted, long running, long succeeded, long failed, long halted, long abandoned,
         long lostFinishes, long acceptCalls, long largestAccept, long finishCalls, long finishBatches,

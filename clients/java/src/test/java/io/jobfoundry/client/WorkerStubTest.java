@@ -116,6 +116,37 @@ class WorkerStubTest {
         }
     }
 
+    @Test
+    void aServiceWithoutBatchCallsGetsSingleCallsAndLosesNothing() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        String unknownPath = "{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404}";
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a", "b", "c")) : idle();
+            case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.problem(404, unknownPath);
+            default -> StubService.Reply.json(200, StubService.job("t", "x", "running"));
+        })) {
+            CountDownLatch together = new CountDownLatch(3);
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                together.countDown();
+                together.await(5, TimeUnit.SECONDS);
+                Thread.sleep(250); // long enough to beat together: 0.3 s timeout, a beat every 0.1 s
+                return null;
+            }, "t").concurrency(3).acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> worker.stats().succeeded() == 3, Duration.ofSeconds(10));
+            worker.shutdown(Duration.ofSeconds(5));
+
+            WorkerStats stats = worker.stats();
+            assertEquals(0, stats.lostFinishes());
+            assertEquals(0, stats.finishBatches());
+            assertEquals(0, stats.heartbeatBatches());
+            assertEquals(3, stub.requests.stream().filter(r -> r.path().matches("/v1/jobs/t/[abc]/finish")).count());
+            assertTrue(stub.requests("/v1/finish").size() <= 1, "the batch call was tried once, then no more");
+            assertEquals(1, stub.requests("/v1/heartbeat").size(), "jobs accepted together tried one batch beat, then no more");
+            assertTrue(stats.heartbeatCalls() >= 3, "heartbeats went one by one: " + stats);
+        }
+    }
+
     private static StubService.Reply idle() throws InterruptedException {
         Thread.sleep(50);
         return new StubService.Reply(204, null, null, java.util.Map.of());
