@@ -39,6 +39,8 @@ class JobContext:
         self._thread: Optional[int] = None
         self._raised = False
         self.next_beat = 0.0  # owned by the heartbeat thread
+        # Set once the handler returned and its finish is queued: the finish's own answer settles the job then.
+        self.finishing = False
 
     @property
     def job(self) -> Job:

@@ -183,7 +183,9 @@ class Heartbeats:
             raise
 
     def _answered(self, job: JobContext, result: ItemResult) -> None:
-        if result.halted:
+        if result.halted and job.finishing:
+            self.remove(job)  # a beat that crossed the job's finish: the finish's answer tells what happened
+        elif result.halted:
             self.remove(job)
             if job.halt(result.reason or "removed"):
                 self._counters.add(halted=1)

@@ -18,6 +18,7 @@ from .models import UNSET, Finish, LeasedJob, RetryPolicy
 
 log = logging.getLogger("jobfoundry.worker")
 MAX_ACCEPT = 100
+ACCEPT_GRACE = 1.0  # seconds an accept on its way at shutdown may take to bring back what it took
 _ids = itertools.count(1)
 
 #: A handler: takes the job's context, returns the job's new data (None: unchanged), raises to fail the attempt.
@@ -99,6 +100,7 @@ class Worker:
         self._finisher = threading.Thread(target=self._finishes.run, name=f"{self._prefix}-finish", daemon=True)
         self._accepting = False
         self._stopped = False
+        self._in_accept = False
 
     def start(self) -> "Worker":
         """Starts accepting jobs."""
@@ -120,20 +122,17 @@ class Worker:
                                c.largest_finish_batch, c.heartbeat_calls, c.heartbeat_batches)
 
     def shutdown(self, deadline: float = 30.0) -> bool:
-        """Stops gracefully: no more accepts (a waiting accept is cut, and the service keeps its jobs), running
-        handlers get ``deadline`` seconds to return and their finishes are sent; handlers still running then are
-        interrupted and their jobs left to come back. True if none had to be abandoned."""
+        """Stops gracefully: no more accepts (an accept on its way gets a second to bring what it took; one still
+        waiting then is cut, and the service keeps its jobs), running handlers get ``deadline`` seconds to return
+        and their finishes are sent; handlers still running then are interrupted and their jobs left to come
+        back. True if none had to be abandoned."""
         with self._lock:
             if self._stopped:
                 return self._counters.abandoned == 0
             self._stopped = True
             self._accepting = False
         end = time.monotonic() + deadline
-        self._client.transport.abort(self._acceptor.ident)
-        self._release(0)  # wakes an acceptor waiting for a free slot
-        if self._acceptor.is_alive():
-            self._acceptor.join()
-        self._client.transport.forget(self._acceptor.ident)
+        self._stop_accepting(min(ACCEPT_GRACE, deadline))
         clean = self._join_handlers(end)
         if not clean:
             with self._lock:
@@ -158,16 +157,35 @@ class Worker:
 
     # ---- accepting
 
+    def _stop_accepting(self, grace: float) -> None:
+        """Ends the accept loop. An accept on its way is given a moment to come back with what it took: cutting
+        it while the service is answering would strand the jobs in that answer until their activity timeout.
+        One still out after the grace is waiting with nothing due, and is cut: the service hands no job to a
+        client that hung up."""
+        if self._in_accept and self._acceptor.is_alive():
+            self._acceptor.join(grace)
+        self._client.transport.abort(self._acceptor.ident)
+        self._release(0)  # wakes an acceptor waiting for a free slot
+        if self._acceptor.is_alive():
+            self._acceptor.join()
+        self._client.transport.forget(self._acceptor.ident)
+
     def _accept_loop(self) -> None:
         failures = 0
         while self._accepting:
             free = self._take_free_slots()
             if free == 0:
                 continue
+            self._in_accept = True
+            if not self._accepting:  # a shutdown that saw _in_accept false cuts at once; one that saw it true waits
+                self._in_accept = False
+                self._release(free)
+                return
             try:
                 jobs = self._client.accept(self._types, free, self._accept_wait, self.name)
                 failures = 0
             except JobfoundryError as e:
+                self._in_accept = False
                 self._release(free)
                 if not self._accepting:
                     return
@@ -175,6 +193,7 @@ class Worker:
                 log.warning("accept failed (%s); trying again", e)
                 time.sleep(RetryPolicy().delay(failures))
                 continue
+            self._in_accept = False
             self._release(free - len(jobs))
             if jobs:
                 self._counters.add(accept_calls=1)
@@ -243,6 +262,7 @@ class Worker:
             if job.abandoned and not job.halted:
                 self._counters.add(abandoned=1)
         else:
+            job.finishing = True
             self._finishes.submit(job, finish)
         self._slots.release()
 

@@ -193,6 +193,7 @@ class WorkerTest(unittest.TestCase):
         self.assertTrue(stats.finish_batches >= 1 and stats.largest_finish_batch > 1, f"batched finishes: {stats}")
         self.assertGreaterEqual(stats.heartbeat_batches, 1, f"batched heartbeats: {stats}")
         self.assertEqual(24, stats.succeeded)
+        self.assertEqual(0, stats.halted, f"no lease was lost, and a beat crossing a finish is no halt: {stats}")
 
 
 if __name__ == "__main__":

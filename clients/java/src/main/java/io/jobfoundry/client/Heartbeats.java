@@ -142,7 +142,9 @@ final class Heartbeats implements Runnable {
     }
 
     private void answered(JobContext job, ItemResult result) {
-        if (result.halted()) {
+        if (result.halted() && job.finishing) {
+            active.remove(job); // a beat that crossed the job's finish: the finish's answer tells what happened
+        } else if (result.halted()) {
             active.remove(job);
             if (job.halt(result.reason() == null ? "removed" : result.reason())) {
                 counters.halted.incrementAndGet();

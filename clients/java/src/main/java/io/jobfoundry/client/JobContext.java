@@ -10,6 +10,8 @@ public final class JobContext {
     private final AtomicReference<Object> progress = new AtomicReference<>();
     private volatile String haltReason;
     private volatile boolean abandoned;
+    // Set once the handler returned and its finish is queued: the finish's own answer settles the job then.
+    volatile boolean finishing;
     private Thread thread;
     private boolean inHandler;
 

@@ -36,6 +36,7 @@ public final class Worker implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Worker.class.getName());
     private static final int MAX_ACCEPT = 100;
+    private static final Duration ACCEPT_GRACE = Duration.ofSeconds(1);
     private static final AtomicInteger WORKERS = new AtomicInteger();
 
     private final JobfoundryClient client;
@@ -55,6 +56,7 @@ public final class Worker implements AutoCloseable {
     private final Thread finishThread;
     private volatile boolean accepting;
     private volatile boolean stopped;
+    private volatile boolean inAccept;
 
     private Worker(Builder b) {
         this.client = b.client;
@@ -112,9 +114,10 @@ public final class Worker implements AutoCloseable {
     }
 
     /**
-     * Stops gracefully: no more accepts (a waiting accept is abandoned, and the service keeps its jobs), running
-     * handlers get until the deadline to return and their finishes are sent; handlers still running then are
-     * interrupted and their jobs left to come back after their activity timeout.
+     * Stops gracefully: no more accepts (an accept on its way gets a second to bring what it took; one still
+     * waiting then is abandoned, and the service keeps its jobs), running handlers get until the deadline to
+     * return and their finishes are sent; handlers still running then are interrupted and their jobs left to
+     * come back after their activity timeout.
      *
      * @param deadline how long running handlers may take
      * @return {@code true} if every accepted job was finished or halted, {@code false} if some were abandoned
@@ -128,8 +131,7 @@ public final class Worker implements AutoCloseable {
             accepting = false;
         }
         long end = System.nanoTime() + deadline.toNanos();
-        acceptor.interrupt(); // aborts a waiting accept: the service hands no job to a client that hung up
-        join(acceptor);
+        stopAccepting(Math.min(ACCEPT_GRACE.toNanos(), deadline.toNanos()));
         handlers.shutdown();
         boolean clean = awaitHandlers(end - System.nanoTime());
         if (!clean) {
@@ -153,6 +155,24 @@ public final class Worker implements AutoCloseable {
         shutdown(Duration.ofSeconds(30));
     }
 
+    /**
+     * Ends the accept loop. An accept on its way is given a moment to come back with what it took: cutting it
+     * while the service is answering would strand the jobs in that answer until their activity timeout. One
+     * still out after the grace is waiting with nothing due, and is cut: the service hands no job to a client
+     * that hung up.
+     */
+    private void stopAccepting(long graceNanos) {
+        if (inAccept) {
+            try {
+                acceptor.join(Math.max(1, graceNanos / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        acceptor.interrupt();
+        join(acceptor);
+    }
+
     private void acceptLoop() {
         int failures = 0;
         while (accepting) {
@@ -167,11 +187,17 @@ public final class Worker implements AutoCloseable {
                 slots.release(free - MAX_ACCEPT);
                 free = MAX_ACCEPT;
             }
+            inAccept = true;
+            if (!accepting) { // a shutdown that saw inAccept false will interrupt; one that saw it true waits
+                slots.release(free);
+                return;
+            }
             List<LeasedJob> jobs;
             try {
                 jobs = client.accept(types, free, acceptWait, name);
                 failures = 0;
             } catch (JobfoundryException e) {
+                inAccept = false;
                 slots.release(free);
                 if (!accepting || Thread.currentThread().isInterrupted()) {
                     return;
@@ -183,6 +209,7 @@ public final class Worker implements AutoCloseable {
                 }
                 continue;
             }
+            inAccept = false;
             slots.release(free - jobs.size());
             if (!jobs.isEmpty()) {
                 counters.acceptCalls.incrementAndGet();
@@ -231,6 +258,7 @@ public final class Worker implements AutoCloseable {
                     counters.abandoned.incrementAndGet();
                 }
             } else {
+                job.finishing = true;
                 finishes.submit(job, finish);
             }
         }

@@ -246,6 +246,7 @@ class WorkerIT {
             assertTrue(stats.finishBatches() >= 1 && stats.largestFinishBatch() > 1, "finishes were batched: " + stats);
             assertTrue(stats.heartbeatBatches() >= 1, "heartbeats were batched: " + stats);
             assertEquals(24, stats.succeeded());
+            assertEquals(0, stats.halted(), "no lease was lost, and a beat crossing a finish is no halt: " + stats);
         }
     }
 }
