@@ -15,8 +15,8 @@ def new_type(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
 
 
-def quick_type(client: Client, prefix: str) -> str:
-    """A type whose jobs come back one second after their processor goes quiet, and retry at once."""
+def quick_type(client: Client, prefix: str, seconds: int = 1) -> str:
+    """A type whose jobs come back ``seconds`` after their processor goes quiet, and retry at once."""
     type_ = new_type(prefix)
-    client.configure_type(type_, {"activityTimeout": 1, "backoff": {"base": 0, "max": 0}})
+    client.configure_type(type_, {"activityTimeout": seconds, "backoff": {"base": 0, "max": 0}})
     return type_

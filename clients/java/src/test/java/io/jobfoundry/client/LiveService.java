@@ -29,8 +29,13 @@ final class LiveService {
 
     /** A type whose jobs come back one second after their processor goes quiet. */
     static String quickType(JobfoundryClient client, String prefix) {
+        return quickType(client, prefix, 1);
+    }
+
+    /** A type whose jobs come back {@code seconds} after their processor goes quiet, and retry at once. */
+    static String quickType(JobfoundryClient client, String prefix, int seconds) {
         String type = newType(prefix);
-        client.configureType(type, Map.of("activityTimeout", 1, "backoff", Map.of("base", 0, "max", 0)));
+        client.configureType(type, Map.of("activityTimeout", seconds, "backoff", Map.of("base", 0, "max", 0)));
         return type;
     }
 
