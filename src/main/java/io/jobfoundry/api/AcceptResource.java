@@ -1,8 +1,8 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.AcceptRequest;
-import io.jobfoundry.jobs.JobWaits;
-import io.jobfoundry.jobs.LeasedJob;
+import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.waits.JobWaits;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;

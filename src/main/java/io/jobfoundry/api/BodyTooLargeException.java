@@ -1,12 +1,14 @@
 package io.jobfoundry.api;
 
+import io.jobfoundry.JobfoundryException;
+
 /** A request body over {@code jobfoundry.api.max-body-size}. Answered {@code 413}. */
-final class BodyTooLargeException extends RuntimeException {
+final class BodyTooLargeException extends JobfoundryException {
 
     private final long limit;
 
     BodyTooLargeException(long limit) {
-        super(detail(limit), null, false, false);
+        super(detail(limit), false);
         this.limit = limit;
     }
 

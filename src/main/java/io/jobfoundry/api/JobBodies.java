@@ -1,10 +1,12 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.Change;
-import io.jobfoundry.jobs.JobChanges;
-import io.jobfoundry.jobs.JobState;
-import io.jobfoundry.jobs.Priority;
-import io.jobfoundry.jobs.TypeSettings;
+import io.jobfoundry.jobs.model.Change;
+import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.Priority;
+import io.jobfoundry.jobs.model.TypeSettings;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** The request members of the job calls, read from a {@link JsonBody} into the engine's terms. */
@@ -18,7 +20,14 @@ final class JobBodies {
      * {@code repeat} may be {@code null} (no data, no repeat); the others must have a value.
      */
     static JobChanges changes(JsonBody body) {
-        body.allow("data", "scheduledAt", "priority", "group", "repeat", "maxAttempts");
+        return changes(body, new String[0]);
+    }
+
+    /** {@link #changes(JsonBody)} of a body that may also hold the {@code others} (a batch item's type and id). */
+    static JobChanges changes(JsonBody body, String... others) {
+        List<String> known = new ArrayList<>(List.of("data", "scheduledAt", "priority", "group", "repeat", "maxAttempts"));
+        known.addAll(List.of(others));
+        body.allow(known.toArray(String[]::new));
         return new JobChanges(
                 body.jsonObject("data"),
                 given(body.time("scheduledAt")),

@@ -3,7 +3,7 @@ package io.jobfoundry.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.util.RawValue;
-import io.jobfoundry.jobs.Job;
+import io.jobfoundry.jobs.model.Job;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;

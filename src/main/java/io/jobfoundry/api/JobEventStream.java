@@ -2,8 +2,8 @@ package io.jobfoundry.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jobfoundry.jobs.JobEvent;
-import io.jobfoundry.jobs.JobWaits;
+import io.jobfoundry.jobs.model.JobEvent;
+import io.jobfoundry.jobs.waits.JobWaits;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
 import io.vertx.core.Vertx;

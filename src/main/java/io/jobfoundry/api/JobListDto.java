@@ -2,7 +2,7 @@ package io.jobfoundry.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.jobfoundry.jobs.JobPage;
+import io.jobfoundry.jobs.model.JobPage;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;

@@ -1,11 +1,11 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.Added;
-import io.jobfoundry.jobs.Change;
 import io.jobfoundry.jobs.JobEngine;
-import io.jobfoundry.jobs.JobNotFoundException;
-import io.jobfoundry.jobs.JobState;
-import io.jobfoundry.jobs.JobWaits;
+import io.jobfoundry.jobs.model.Added;
+import io.jobfoundry.jobs.model.Change;
+import io.jobfoundry.jobs.model.JobNotFoundException;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.waits.JobWaits;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import jakarta.ws.rs.DELETE;
@@ -75,7 +75,7 @@ public class JobsResource {
     public CompletionStage<Response> create(@PathParam("type") String type,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, @Context UriInfo uri, byte[] body) {
         // Answered on the event loop: no worker thread waits for the commit (Suspended).
-        return Suspended.onRequestContext(waits.createAsync(type, JobBodies.changes(bodies.read(contentType, body))),
+        return Suspended.onRequestContext(engine.createAsync(type, JobBodies.changes(bodies.read(contentType, body))),
                 added -> created(uri, added));
     }
 
@@ -98,7 +98,7 @@ public class JobsResource {
     @Path("{id}")
     public CompletionStage<Response> put(@PathParam("type") String type, @PathParam("id") String id,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, @Context UriInfo uri, byte[] body) {
-        return Suspended.onRequestContext(waits.putAsync(type, id, JobBodies.changes(bodies.read(contentType, body))),
+        return Suspended.onRequestContext(engine.putAsync(type, id, JobBodies.changes(bodies.read(contentType, body))),
                 added -> added.created() ? created(uri, added) : Response.ok(JobDto.of(added.job())).build());
     }
 

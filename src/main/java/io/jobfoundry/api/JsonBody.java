@@ -1,11 +1,9 @@
 package io.jobfoundry.api;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -13,9 +11,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.jobfoundry.jobs.Change;
+import io.jobfoundry.jobs.model.Change;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -261,58 +258,12 @@ final class JsonBody {
         if (!node.isObject()) {
             throw wrongType(name, "a JSON object or null", node);
         }
-        String text = asWritten(name);
+        String text = JsonSource.asWritten(source, path, name);
         if (hasLoneSurrogate(text)) {
             throw new InvalidInputException(field(name), field(name)
                     + " holds a string with an unpaired surrogate escape (\\uD800-\\uDFFF): not valid Unicode");
         }
         return Change.to(text);
-    }
-
-    /**
-     * The value of member {@code name} of this object, copied from the body as sent: compact, with
-     * each number's text as written (the tree holds BigDecimals, which lose {@code -0} and respell
-     * exponents). The body was parsed once already, so reading it again cannot fail.
-     */
-    private String asWritten(String name) {
-        StringWriter out = new StringWriter();
-        try (JsonParser parser = MAPPER.createParser(source); JsonGenerator generator = MAPPER.createGenerator(out)) {
-            parser.nextToken();
-            for (String member : path) {
-                seek(parser, member);
-            }
-            seek(parser, name);
-            int depth = 0;
-            do {
-                JsonToken token = parser.currentToken();
-                if (token.isNumeric()) {
-                    generator.writeNumber(parser.getText());
-                } else {
-                    generator.copyCurrentEvent(parser);
-                }
-                if (token.isStructStart()) {
-                    depth++;
-                } else if (token.isStructEnd()) {
-                    depth--;
-                }
-            } while (depth > 0 && parser.nextToken() != null);
-        } catch (IOException e) {
-            throw new IllegalStateException("a body that parsed once parses again", e);
-        }
-        return out.toString();
-    }
-
-    /** Moves the parser, standing on an object's start, onto the value of its member {@code name}. */
-    private static void seek(JsonParser parser, String name) throws IOException {
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            boolean found = name.equals(parser.currentName());
-            parser.nextToken();
-            if (found) {
-                return;
-            }
-            parser.skipChildren();
-        }
-        throw new IllegalStateException("member " + name + " is in the tree but not in the body");
     }
 
     /** An array of strings; {@code null} is refused. */
@@ -372,6 +323,33 @@ final class JsonBody {
         List<String> inner = new ArrayList<>(path);
         inner.add(name);
         return Optional.of(new JsonBody((ObjectNode) node, field(name) + ".", source, List.copyOf(inner)));
+    }
+
+    /**
+     * An array of objects (a batch's items), each read as a body of its own whose members are named
+     * {@code name[i].member} in errors; {@code null} is refused.
+     */
+    Optional<List<JsonBody>> objects(String name) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (!node.isArray()) {
+            throw wrongType(name, "an array of JSON objects", node);
+        }
+        List<JsonBody> items = new ArrayList<>(node.size());
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode element = node.get(i);
+            String at = field(name) + "[" + i + "]";
+            if (!element.isObject()) {
+                throw new InvalidInputException(at, at + " must be a JSON object, not " + kind(element));
+            }
+            List<String> inner = new ArrayList<>(path);
+            inner.add(name);
+            inner.add(JsonSource.index(i));
+            items.add(new JsonBody((ObjectNode) element, at + ".", source, List.copyOf(inner)));
+        }
+        return Optional.of(items);
     }
 
     /** Whether the number is a whole one, checked without expanding a huge exponent. */

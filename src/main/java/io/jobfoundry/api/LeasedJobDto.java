@@ -1,7 +1,7 @@
 package io.jobfoundry.api;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import io.jobfoundry.jobs.LeasedJob;
+import io.jobfoundry.jobs.model.LeasedJob;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 

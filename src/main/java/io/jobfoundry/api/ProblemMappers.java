@@ -1,10 +1,11 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.DataTooLargeException;
-import io.jobfoundry.jobs.HaltException;
-import io.jobfoundry.jobs.InvalidJobRequestException;
-import io.jobfoundry.jobs.JobConflictException;
-import io.jobfoundry.jobs.JobNotFoundException;
+import io.jobfoundry.jobs.model.BatchTooLargeException;
+import io.jobfoundry.jobs.model.DataTooLargeException;
+import io.jobfoundry.jobs.model.HaltException;
+import io.jobfoundry.jobs.model.InvalidJobRequestException;
+import io.jobfoundry.jobs.model.JobConflictException;
+import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.repeat.RepeatException;
 import jakarta.ws.rs.WebApplicationException;
@@ -13,7 +14,10 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -25,6 +29,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+    /** The messages of store failures logged at ERROR already: each is logged once, not per request. */
+    private static final Set<String> loggedStoreFailures = ConcurrentHashMap.newKeySet();
 
     @ServerExceptionMapper
     public Response invalidInput(InvalidInputException e) {
@@ -79,6 +85,31 @@ public class ProblemMappers {
         return Problems.response(problem).build();
     }
 
+    /** Every invalid item of a batch, so that a client mends them all at once. */
+    @ServerExceptionMapper
+    public Response invalidBatch(InvalidBatchException e) {
+        Map<String, Object> problem = Problems.document(ProblemType.INVALID_REQUEST, e.getMessage());
+        problem.put("errors", e.errors().stream().map(error -> {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("index", error.index());
+            if (error.field() != null) {
+                item.put("field", error.field());
+            }
+            item.put("detail", error.detail());
+            return item;
+        }).toList());
+        return Problems.response(problem).build();
+    }
+
+    @ServerExceptionMapper
+    public Response batchTooLarge(BatchTooLargeException e) {
+        Map<String, Object> problem = Problems.document(ProblemType.DATA_TOO_LARGE, "the batch's data is " + e.size()
+                + " bytes serialized; at most " + e.limit() + " fit one batch (one store transaction)");
+        problem.put("field", "jobs");
+        problem.put("limit", e.limit());
+        return Problems.response(problem).build();
+    }
+
     @ServerExceptionMapper
     public Response bodyTooLarge(BodyTooLargeException e) {
         return Problems.response(Problems.bodyTooLarge(e.limit())).build();
@@ -90,19 +121,43 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
-    public Response storeUnavailable(StoreException e) {
+    public Response store(StoreException e) {
+        if (!e.isTemporary()) {
+            return storeFailed(e);
+        }
         // One line per failure, with what the store said: a full disk or an unreachable cluster
         // fails every request alike, and a stack each would bury the log. The stack is at DEBUG.
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        LOG.warnf("store unavailable: %s%s", e.getMessage(), root == e ? "" : " (" + root + ")");
+        LOG.warnf("store unavailable: %s%s", e.getMessage(), rootCause(e));
         LOG.debugf(e, "store unavailable");
         return Problems.response(Problems.document(ProblemType.STORE_UNAVAILABLE,
                 "the store did not complete the operation, which may or may not have taken effect; "
                         + "PUT, PATCH, cancel, resubmit, heartbeat and finish are safe to repeat (docs/api.md)"))
                 .header("Retry-After", "1").build();
+    }
+
+    /**
+     * A store that cannot serve until the service restarts (its log could not be synced, a
+     * non-retryable error of the cluster), or a defect the store caught: retrying the request
+     * cannot help, so it is not a 503. Each such failure is logged once, with its stack; every
+     * request it fails after that only at DEBUG, as the liveness probe reports it meanwhile.
+     */
+    private Response storeFailed(StoreException e) {
+        if (loggedStoreFailures.size() < 100 && loggedStoreFailures.add(e.getMessage())) {
+            LOG.error("the store failed and cannot serve this request; requests it fails are logged at DEBUG from now", e);
+        } else {
+            LOG.debugf(e, "the store failed");
+        }
+        return Problems.response(Problems.document(ProblemType.STORE_FAILED,
+                "the store failed; the operation may or may not have taken effect, and the failure has been logged"))
+                .build();
+    }
+
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? "" : " (" + root + ")";
     }
 
     /** HTTP's own errors: no resource at the path, a method it does not take, an unacceptable Accept. */

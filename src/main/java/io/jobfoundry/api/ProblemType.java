@@ -15,6 +15,7 @@ enum ProblemType {
     BODY_TOO_LARGE(413, "body-too-large", "The request body is too large"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "Request bodies are JSON"),
     INTERNAL_ERROR(500, "internal-error", "Internal error"),
+    STORE_FAILED(500, "store-failed", "The store failed and cannot serve until the service restarts"),
     STORE_UNAVAILABLE(503, "store-unavailable", "The store is unavailable; try again later");
 
     static final String PREFIX = "tag:jobfoundry.io,2026:problem/";

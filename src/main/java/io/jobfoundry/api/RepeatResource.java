@@ -1,6 +1,7 @@
 package io.jobfoundry.api;
 
 import io.jobfoundry.repeat.Repeat;
+import io.jobfoundry.repeat.RepeatParser;
 import io.jobfoundry.repeat.RepeatPreview;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -46,7 +47,7 @@ public class RepeatResource {
     public RepeatPreviewDto preview(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         JsonBody request = bodies.read(contentType, body)
                 .allow("repeat", "scheduledAt", "startedAt", "finishedAt", "count");
-        Repeat repeat = Repeat.parse(request.requiredString("repeat")).requireProgress();
+        Repeat repeat = RepeatParser.parse(request.requiredString("repeat")).requireProgress();
         Instant now = clock.instant();
         var next = RepeatPreview.upcoming(repeat, request.time("scheduledAt").orElse(now),
                 request.time("startedAt").orElse(now), request.time("finishedAt").orElse(now),

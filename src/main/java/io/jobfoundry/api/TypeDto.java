@@ -1,9 +1,9 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.Counts;
-import io.jobfoundry.jobs.TypeInfo;
-import io.jobfoundry.jobs.TypeSettings;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.jobfoundry.jobs.model.Counts;
+import io.jobfoundry.jobs.model.TypeInfo;
+import io.jobfoundry.jobs.model.TypeSettings;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.math.BigDecimal;
 import java.util.List;

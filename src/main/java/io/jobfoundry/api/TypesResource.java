@@ -1,7 +1,7 @@
 package io.jobfoundry.api;
 
 import io.jobfoundry.jobs.JobEngine;
-import io.jobfoundry.jobs.TypeSettings;
+import io.jobfoundry.jobs.model.TypeSettings;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PUT;

@@ -17,7 +17,7 @@ interface Pauses {
             LockSupport.parkNanos(nanos);
             if (Thread.interrupted()) {
                 Thread.currentThread().interrupt();
-                throw new StoreException("interrupted while waiting to retry a transaction", "runner", null);
+                throw new StoreClosedException("interrupted while waiting to retry a transaction", "runner");
             }
         }
 

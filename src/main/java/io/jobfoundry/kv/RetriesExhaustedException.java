@@ -13,4 +13,10 @@ public class RetriesExhaustedException extends StoreException {
     public int attempts() {
         return attempts;
     }
+
+    /** Every attempt failed as one that may succeed later: the store was busy, full or out of reach. */
+    @Override
+    public boolean isTemporary() {
+        return true;
+    }
 }

@@ -43,4 +43,9 @@ public class RetryableStoreException extends StoreException {
     public boolean isRetryable() {
         return true;
     }
+
+    @Override
+    public boolean isTemporary() {
+        return true;
+    }
 }

@@ -20,7 +20,17 @@ public class StoreException extends JobfoundryException {
         return store;
     }
 
+    /** Whether another attempt of the same transaction may succeed (the runner's question). */
     public boolean isRetryable() {
+        return false;
+    }
+
+    /**
+     * Whether the store may serve the same request later: it was busy, out of time or closing, not
+     * broken. Such a failure is a {@code 503} with {@code Retry-After}; any other is a store that
+     * cannot serve until the service restarts, or a bug, and is a {@code 500}.
+     */
+    public boolean isTemporary() {
         return false;
     }
 }

@@ -1,8 +1,8 @@
 package io.jobfoundry.metrics;
 
-import io.jobfoundry.jobs.Counts;
 import io.jobfoundry.jobs.JobEngine;
-import io.jobfoundry.jobs.TypeInfo;
+import io.jobfoundry.jobs.model.Counts;
+import io.jobfoundry.jobs.model.TypeInfo;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

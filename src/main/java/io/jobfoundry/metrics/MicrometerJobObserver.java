@@ -1,6 +1,6 @@
 package io.jobfoundry.metrics;
 
-import io.jobfoundry.jobs.JobObserver;
+import io.jobfoundry.jobs.context.JobObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -1,9 +1,9 @@
 package io.jobfoundry.monitors;
 
 import io.jobfoundry.DaemonThreads;
-import io.jobfoundry.jobs.ActivityMonitor;
-import io.jobfoundry.jobs.DueTimer;
-import io.jobfoundry.jobs.OutcomeRetention;
+import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.DueTimer;
+import io.jobfoundry.jobs.background.OutcomeRetention;
 import io.jobfoundry.service.GracefulShutdown;
 import io.jobfoundry.service.JobfoundryConfig;
 import io.quarkus.runtime.StartupEvent;

@@ -35,7 +35,7 @@ public record ModifierRepeat(Base base, List<Modifier> modifiers) implements Rep
         modifiers = List.copyOf(modifiers);
         if (modifiers.isEmpty()) {
             throw new RepeatSyntaxException("a repeat needs at least one modifier after its base", base.name(),
-                    RepeatParser.GENERAL_EXAMPLES);
+                    RepeatExamples.GENERAL);
         }
     }
 

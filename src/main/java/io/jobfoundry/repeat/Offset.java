@@ -28,7 +28,7 @@ public record Offset(BigDecimal amount, Unit unit) implements Modifier {
         amount = amount.signum() == 0 ? BigDecimal.ZERO : amount.stripTrailingZeros();
         if (!unit.accepts(amount.doubleValue())) {
             throw new RepeatSyntaxException("number out of range for its unit", text(amount, unit),
-                    RepeatParser.OFFSET_EXAMPLES);
+                    RepeatExamples.OFFSET);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.jobfoundry.repeat;
 
 import java.time.Instant;
-import java.util.Objects;
 
 /**
  * How a recurring job repeats: Bedrock::Jobs' repeat syntax, or a cron expression.
@@ -45,17 +44,9 @@ import java.util.Objects;
  * evaluated — times outside the years 0000 to 9999. A new job's repeat, and a preview's, must also
  * always move forward ({@link #requireProgress()}).
  *
- * <p>Values are immutable and thread-safe; {@code parse(r.normalized()).equals(r)}.
+ * <p>Values are immutable and thread-safe; {@code RepeatParser.parse(r.normalized()).equals(r)}; {@link RepeatParser#parse} makes them.
  */
 public sealed interface Repeat permits ModifierRepeat, CronRepeat {
-
-    /**
-     * @param text a repeat expression, at most 1024 characters
-     * @throws RepeatSyntaxException if it does not follow the grammar above
-     */
-    static Repeat parse(String text) {
-        return RepeatParser.parse(Objects.requireNonNull(text, "text"));
-    }
 
     /**
      * The time the next run is due, given when the last one was due, started and finished (all

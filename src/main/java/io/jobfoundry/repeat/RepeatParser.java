@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Turns repeat text into a {@link Repeat}; the grammar is on {@link Repeat}.
@@ -11,38 +12,34 @@ import java.util.Locale;
  * <p>Works on the text as written (ASCII only, checked first) and compares case-insensitively, so
  * that errors quote the client's own spelling.
  */
-final class RepeatParser {
+public final class RepeatParser {
 
     static final int MAX_LENGTH = 1024;
 
-    static final List<String> GENERAL_EXAMPLES = List.of("FINISHED, +1 HOUR", "SCHEDULED, +1 DAY, START OF DAY, +4 HOURS",
-            "FINISHED, +1 DAY, WEEKDAY 1, START OF DAY, +6 HOURS", "HOURLY", "CRON */15 * * * *");
-    static final List<String> BASE_EXAMPLES = List.of("SCHEDULED, +1 HOUR", "STARTED, +30 MINUTES", "FINISHED, +1 DAY",
-            "DAILY", "CRON 0 4 * * *");
-    static final List<String> MODIFIER_EXAMPLES = List.of("+1 HOUR", "-30 MINUTES", "+1.5 DAYS", "START OF DAY",
-            "WEEKDAY 1");
-    static final List<String> OFFSET_EXAMPLES = List.of("+1 HOUR", "-30 MINUTES", "+1.5 DAYS", "+1 MONTH", "+10 SECONDS");
-    static final List<String> START_OF_EXAMPLES = List.of("START OF DAY", "START OF MONTH", "START OF YEAR");
-    static final List<String> WEEKDAY_EXAMPLES = List.of("WEEKDAY 0", "WEEKDAY 1", "WEEKDAY 6");
 
     private RepeatParser() {
     }
 
-    static Repeat parse(String input) {
+    /**
+     * @param input a repeat expression, at most 1024 characters; the grammar is on {@link Repeat}
+     * @throws RepeatSyntaxException if it does not follow the grammar
+     */
+    public static Repeat parse(String input) {
+        Objects.requireNonNull(input, "input");
         if (input.length() > MAX_LENGTH) {
-            throw new RepeatSyntaxException("repeat longer than " + MAX_LENGTH + " characters", input, GENERAL_EXAMPLES);
+            throw new RepeatSyntaxException("repeat longer than " + MAX_LENGTH + " characters", input, RepeatExamples.GENERAL);
         }
         for (int i = 0; i < input.length(); i++) {
             char c = input.charAt(i);
             if (!(c >= 0x20 && c < 0x7f) && !isSpace(c)) {
                 // Non-ASCII would let Unicode case mapping smuggle in look-alikes ("ſ" upper-cases to "S").
                 throw new RepeatSyntaxException("unexpected character (only printable ASCII is allowed)",
-                        String.valueOf(c), GENERAL_EXAMPLES);
+                        String.valueOf(c), RepeatExamples.GENERAL);
             }
         }
         String text = trim(input);
         if (text.isEmpty()) {
-            throw new RepeatSyntaxException("empty repeat", input, GENERAL_EXAMPLES);
+            throw new RepeatSyntaxException("empty repeat", input, RepeatExamples.GENERAL);
         }
         List<String> words = words(text);
         if (words.get(0).equalsIgnoreCase("CRON")) {
@@ -74,7 +71,7 @@ final class RepeatParser {
             case "DAILY" -> new ModifierRepeat(Base.FINISHED, List.of(new Offset(BigDecimal.ONE, Unit.DAY)));
             case "WEEKLY" -> new ModifierRepeat(Base.FINISHED, List.of(new Offset(BigDecimal.valueOf(7), Unit.DAY)));
             case "SCHEDULED", "STARTED", "FINISHED" -> throw new RepeatSyntaxException(
-                    "a repeat needs at least one modifier after its base", text, BASE_EXAMPLES);
+                    "a repeat needs at least one modifier after its base", text, RepeatExamples.BASE);
             default -> throw unknownBase(text, "unknown repeat base or canned name");
         };
     }
@@ -85,8 +82,8 @@ final class RepeatParser {
             case "STARTED" -> Base.STARTED;
             case "FINISHED" -> Base.FINISHED;
             case "HOURLY", "DAILY", "WEEKLY" -> throw new RepeatSyntaxException(
-                    "a canned repeat takes no modifiers", text, BASE_EXAMPLES);
-            case "" -> throw new RepeatSyntaxException("missing base before the first comma", text, BASE_EXAMPLES);
+                    "a canned repeat takes no modifiers", text, RepeatExamples.BASE);
+            case "" -> throw new RepeatSyntaxException("missing base before the first comma", text, RepeatExamples.BASE);
             default -> throw unknownBase(text, "unknown repeat base");
         };
     }
@@ -95,14 +92,14 @@ final class RepeatParser {
         String firstWord = words(text).get(0).toUpperCase(Locale.ROOT);
         if (!firstWord.equals(text.toUpperCase(Locale.ROOT))
                 && (firstWord.equals("SCHEDULED") || firstWord.equals("STARTED") || firstWord.equals("FINISHED"))) {
-            return new RepeatSyntaxException("a comma must follow the base", text, BASE_EXAMPLES);
+            return new RepeatSyntaxException("a comma must follow the base", text, RepeatExamples.BASE);
         }
-        return new RepeatSyntaxException(message, text, BASE_EXAMPLES);
+        return new RepeatSyntaxException(message, text, RepeatExamples.BASE);
     }
 
     private static Modifier modifier(String text, String whole) {
         if (text.isEmpty()) {
-            throw new RepeatSyntaxException("empty modifier (a trailing or double comma)", whole, MODIFIER_EXAMPLES);
+            throw new RepeatSyntaxException("empty modifier (a trailing or double comma)", whole, RepeatExamples.MODIFIER);
         }
         char first = text.charAt(0);
         if (first == '+' || first == '-' || isDigit(first)) {
@@ -116,7 +113,7 @@ final class RepeatParser {
         if (keyword.equals("WEEKDAY")) {
             return weekday(text, words);
         }
-        throw new RepeatSyntaxException("unknown modifier", text, MODIFIER_EXAMPLES);
+        throw new RepeatSyntaxException("unknown modifier", text, RepeatExamples.MODIFIER);
     }
 
     /** {@code [+|-] [space] digits[.digits] space unit}; the space after the sign is Bedrock's habit. */
@@ -139,13 +136,13 @@ final class RepeatParser {
             // Also refuses NaN, Infinity, exponents (1e3) and bare points (.5, 1.), which SQLite
             // accepts only in part.
             throw new RepeatSyntaxException("expected a number such as 1 or 1.5, then a space and a unit", text,
-                    OFFSET_EXAMPLES);
+                    RepeatExamples.OFFSET);
         }
         BigDecimal amount = new BigDecimal(text.substring(numberStart, i));
         Unit unit = Unit.named(text.substring(skipSpace(text, i)).toUpperCase(Locale.ROOT));
         if (unit == null) {
             throw new RepeatSyntaxException(
-                    "unknown unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR, singular or plural)", text, OFFSET_EXAMPLES);
+                    "unknown unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR, singular or plural)", text, RepeatExamples.OFFSET);
         }
         return new Offset(negative ? amount.negate() : amount, unit);
     }
@@ -161,12 +158,12 @@ final class RepeatParser {
                     return StartOf.YEAR;
                 case "WEEK":
                     throw new RepeatSyntaxException("SQLite has no START OF WEEK; combine WEEKDAY N and START OF DAY",
-                            text, START_OF_EXAMPLES);
+                            text, RepeatExamples.START_OF);
                 default:
                     break;
             }
         }
-        throw new RepeatSyntaxException("expected START OF DAY, MONTH or YEAR", text, START_OF_EXAMPLES);
+        throw new RepeatSyntaxException("expected START OF DAY, MONTH or YEAR", text, RepeatExamples.START_OF);
     }
 
     private static Weekday weekday(String text, List<String> words) {
@@ -174,7 +171,7 @@ final class RepeatParser {
                 && words.get(1).charAt(0) <= '6') {
             return new Weekday(words.get(1).charAt(0) - '0');
         }
-        throw new RepeatSyntaxException("WEEKDAY takes a day from 0 (Sunday) to 6 (Saturday)", text, WEEKDAY_EXAMPLES);
+        throw new RepeatSyntaxException("WEEKDAY takes a day from 0 (Sunday) to 6 (Saturday)", text, RepeatExamples.WEEKDAY);
     }
 
     /** SQLite's isspace(): space, tab, newline, vertical tab, form feed, carriage return. */

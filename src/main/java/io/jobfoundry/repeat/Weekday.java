@@ -10,7 +10,7 @@ public record Weekday(int day) implements Modifier {
     public Weekday {
         if (day < 0 || day > 6) {
             throw new RepeatSyntaxException("WEEKDAY takes a day from 0 (Sunday) to 6 (Saturday)",
-                    "WEEKDAY " + day, RepeatParser.WEEKDAY_EXAMPLES);
+                    "WEEKDAY " + day, RepeatExamples.WEEKDAY);
         }
     }
 

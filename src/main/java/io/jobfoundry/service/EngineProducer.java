@@ -1,13 +1,15 @@
 package io.jobfoundry.service;
 
 import io.jobfoundry.DaemonThreads;
-import io.jobfoundry.jobs.ActivityMonitor;
-import io.jobfoundry.jobs.DueTimer;
-import io.jobfoundry.jobs.DueWaker;
-import io.jobfoundry.jobs.EngineOptions;
 import io.jobfoundry.jobs.JobEngine;
-import io.jobfoundry.jobs.JobWaits;
-import io.jobfoundry.jobs.OutcomeRetention;
+import io.jobfoundry.jobs.accept.Accepting;
+import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.DueTimer;
+import io.jobfoundry.jobs.background.DueWaker;
+import io.jobfoundry.jobs.background.OutcomeRetention;
+import io.jobfoundry.jobs.context.EngineContext;
+import io.jobfoundry.jobs.context.EngineOptions;
+import io.jobfoundry.jobs.waits.JobWaits;
 import io.jobfoundry.kv.TransactionRunner;
 import io.jobfoundry.metrics.JobGauges;
 import io.jobfoundry.metrics.MicrometerJobObserver;
@@ -46,10 +48,26 @@ public class EngineProducer {
 
     @Produces
     @Singleton
-    JobEngine engine(TransactionRunner runner, Clock clock, JobfoundryConfig config, MeterRegistry registry) {
-        EngineOptions options = config.store() == JobfoundryConfig.StoreKind.FDB
+    EngineContext engineContext(TransactionRunner runner, Clock clock, MeterRegistry registry) {
+        return new EngineContext(runner, clock, new MicrometerJobObserver(registry));
+    }
+
+    @Produces
+    @Singleton
+    Accepting accepting(EngineContext context, JobfoundryConfig config) {
+        return new Accepting(context, options(config));
+    }
+
+    /** The engine hands a job being added to a processor blocked in accept here ({@link JobWaits}). */
+    @Produces
+    @Singleton
+    JobEngine engine(EngineContext context, Accepting accepting, JobWaits waits, JobfoundryConfig config) {
+        return new JobEngine(context, options(config), accepting, waits);
+    }
+
+    private static EngineOptions options(JobfoundryConfig config) {
+        return config.store() == JobfoundryConfig.StoreKind.FDB
                 ? EngineOptions.DEFAULT.forConcurrentStore() : EngineOptions.DEFAULT;
-        return new JobEngine(runner, clock, options, new MicrometerJobObserver(registry));
     }
 
     @Produces
@@ -66,10 +84,10 @@ public class EngineProducer {
 
     @Produces
     @Singleton
-    JobWaits waits(JobEngine engine, MeterRegistry registry) {
+    JobWaits waits(Accepting accepting, MeterRegistry registry) {
         ExecutorService executor = Executors.newFixedThreadPool(WAIT_THREADS, DaemonThreads.named("jobfoundry-waits"));
         // 50,000 accepts with a 30 s wait, answered at once, left 50,000 dead tasks in a plain timer.
-        JobWaits waits = new JobWaits(engine, executor, DaemonThreads.timeouts("jobfoundry-wait-timer"));
+        JobWaits waits = new JobWaits(accepting, executor, DaemonThreads.timeouts("jobfoundry-wait-timer"));
         Gauge.builder("jobfoundry.waits.accepts", waits, JobWaits::waitingAccepts)
                 .description("Accepts blocked until a job is due, on this replica").register(registry);
         Gauge.builder("jobfoundry.waits.event.streams", waits, JobWaits::subscriptions)
@@ -83,21 +101,21 @@ public class EngineProducer {
 
     @Produces
     @Singleton
-    ActivityMonitor activityMonitor(JobEngine engine) {
-        return new ActivityMonitor(engine);
+    ActivityMonitor activityMonitor(EngineContext context) {
+        return new ActivityMonitor(context);
     }
 
     @Produces
     @Singleton
-    DueWaker dueWaker(JobEngine engine) {
-        return new DueWaker(engine);
+    DueWaker dueWaker(EngineContext context) {
+        return new DueWaker(context);
     }
 
     @Produces
     @Singleton
-    DueTimer dueTimer(DueWaker waker, JobEngine engine, JobfoundryConfig config) {
+    DueTimer dueTimer(DueWaker waker, EngineContext context, JobfoundryConfig config) {
         ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jobfoundry-due-timer"));
-        return new DueTimer(waker, engine, thread, config.monitor().dueInterval(), result -> result.promoted()
+        return new DueTimer(waker, context, thread, config.monitor().dueInterval(), result -> result.promoted()
                 .forEach((type, count) -> LOG.debugf("due timer: %d job(s) of type %s due", count, type)));
     }
 
@@ -107,7 +125,7 @@ public class EngineProducer {
 
     @Produces
     @Singleton
-    OutcomeRetention outcomeRetention(JobEngine engine) {
-        return new OutcomeRetention(engine);
+    OutcomeRetention outcomeRetention(EngineContext context) {
+        return new OutcomeRetention(context);
     }
 }

@@ -1,7 +1,7 @@
 package io.jobfoundry.service;
 
-import io.jobfoundry.jobs.DueTimer;
-import io.jobfoundry.jobs.JobWaits;
+import io.jobfoundry.jobs.background.DueTimer;
+import io.jobfoundry.jobs.waits.JobWaits;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.Priority;

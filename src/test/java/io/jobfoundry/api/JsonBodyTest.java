@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jobfoundry.jobs.Change;
+import io.jobfoundry.jobs.model.Change;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jobfoundry.jobs.ActivityMonitor;
+import io.jobfoundry.jobs.background.ActivityMonitor;
 import io.jobfoundry.metrics.JobGauges;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;

@@ -11,8 +11,8 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jobfoundry.jobs.ActivityMonitor;
-import io.jobfoundry.jobs.DueWaker;
+import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.DueWaker;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;

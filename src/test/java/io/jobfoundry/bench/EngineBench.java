@@ -1,11 +1,11 @@
 package io.jobfoundry.bench;
 
-import io.jobfoundry.jobs.AcceptRequest;
-import io.jobfoundry.jobs.Change;
-import io.jobfoundry.jobs.EngineOptions;
-import io.jobfoundry.jobs.JobChanges;
 import io.jobfoundry.jobs.JobEngine;
-import io.jobfoundry.jobs.LeasedJob;
+import io.jobfoundry.jobs.context.EngineOptions;
+import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.Change;
+import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.TransactionRunner;

@@ -1,6 +1,7 @@
 package io.jobfoundry.bench;
 
 import io.jobfoundry.repeat.Repeat;
+import io.jobfoundry.repeat.RepeatParser;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,16 +52,16 @@ public final class RepeatBench {
 
     private static void measure(String title, List<String> expressions, int warmupSeconds, int rounds) {
         String[] texts = expressions.toArray(String[]::new);
-        Repeat[] parsed = Arrays.stream(texts).map(Repeat::parse).toArray(Repeat[]::new);
+        Repeat[] parsed = Arrays.stream(texts).map(RepeatParser::parse).toArray(Repeat[]::new);
         System.out.println(title);
-        report("parse", i -> Repeat.parse(texts[i % texts.length]).hashCode(), warmupSeconds, rounds);
+        report("parse", i -> RepeatParser.parse(texts[i % texts.length]).hashCode(), warmupSeconds, rounds);
         report("next (pre-parsed)", i -> {
             Instant base = BASES[i % BASES.length];
             return parsed[i % parsed.length].next(base, base, base).toEpochMilli();
         }, warmupSeconds, rounds);
         report("parse + next", i -> {
             Instant base = BASES[i % BASES.length];
-            return Repeat.parse(texts[i % texts.length]).next(base, base, base).toEpochMilli();
+            return RepeatParser.parse(texts[i % texts.length]).next(base, base, base).toEpochMilli();
         }, warmupSeconds, rounds);
     }
 

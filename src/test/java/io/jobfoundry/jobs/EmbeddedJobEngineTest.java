@@ -1,13 +1,14 @@
 package io.jobfoundry.jobs;
 
 import io.jobfoundry.kv.KvStore;
+import io.jobfoundry.kv.embedded.Durability;
 import io.jobfoundry.kv.embedded.EmbeddedOptions;
 import io.jobfoundry.kv.embedded.EmbeddedStore;
-import io.jobfoundry.kv.embedded.Durability;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-class EmbeddedJobEngineTest extends JobEngineContract {
+class EmbeddedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
+        WaitAndHandOffContract, TypeAndCountContract, BatchContract {
 
     @TempDir
     Path folder;

@@ -4,6 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobfoundry.Futures;
+import io.jobfoundry.jobs.context.EngineOptions;
+import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.Change;
+import io.jobfoundry.jobs.model.Counts;
+import io.jobfoundry.jobs.model.HaltException;
+import io.jobfoundry.jobs.model.Job;
+import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobNotFoundException;
+import io.jobfoundry.jobs.model.JobResult;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.waits.JobWaits;
 import io.jobfoundry.kv.FaultInjectingStore;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
@@ -69,10 +81,11 @@ public abstract class EngineConcurrencyContract {
             List<JobWaits> waitsOf = new ArrayList<>();
             ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
             for (int r = 0; r < REPLICAS; r++) {
-                JobEngine replica = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(), options());
-                replicas.add(replica);
+                JobEngine unwired = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(), options());
                 // Blocked accepts and the adds that hand jobs straight to them race with everything else.
-                waitsOf.add(new JobWaits(replica, waitsPool, waitsPool));
+                JobWaits waits = new JobWaits(unwired.accepting(), waitsPool, waitsPool);
+                replicas.add(unwired.withWaiters(waits));
+                waitsOf.add(waits);
             }
             Set<String> leasesSeen = ConcurrentHashMap.newKeySet();
             Map<String, List<String>> leasesByJob = new ConcurrentHashMap<>();
@@ -89,7 +102,7 @@ public abstract class EngineConcurrencyContract {
                         try {
                             switch (random.nextInt(7)) {
                                 case 0 -> engine.put(TYPE, id, JobChanges.NONE.withData("{\"i\":" + i + "}"));
-                                case 1 -> Futures.join(waits.putAsync(TYPE, id, JobChanges.NONE.withData("{\"i\":" + i + "}")));
+                                case 1 -> Futures.join(engine.putAsync(TYPE, id, JobChanges.NONE.withData("{\"i\":" + i + "}")));
                                 case 2 -> {
                                     AcceptRequest request = new AcceptRequest(List.of(TYPE), 1 + random.nextInt(3), null, null);
                                     List<LeasedJob> accepted = random.nextBoolean() ? engine.accept(request)

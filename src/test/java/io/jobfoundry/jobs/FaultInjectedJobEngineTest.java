@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The whole engine suite again, with a fifth of all commits failing retryably, before their effect
  * or after it (commit_unknown_result): every operation must be safe to run twice.
  */
-class FaultInjectedJobEngineTest extends JobEngineContract {
+class FaultInjectedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
+        WaitAndHandOffContract, TypeAndCountContract, BatchContract {
 
     @TempDir
     Path folder;

@@ -4,6 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobfoundry.CapturedLog;
+import io.jobfoundry.jobs.context.EngineOptions;
+import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.Change;
+import io.jobfoundry.jobs.model.Job;
+import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.records.Runs;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.RetryableStoreException;
@@ -101,7 +109,7 @@ class FinishRetryTest {
         engine.put("ancient", "a", JobChanges.NONE.withRepeat("SCHEDULED, -2000 YEARS, +2001 YEARS")
                 .withScheduledAt(Instant.parse("1800-01-01T00:00:00Z")));
         LeasedJob run = engine.accept(new AcceptRequest(List.of("ancient"), 1, null, "w")).get(0);
-        try (CapturedLog log = CapturedLog.of(JobEngine.class)) {
+        try (CapturedLog log = CapturedLog.of(Runs.class)) {
             afterNextCommit.set(() -> assertEquals(List.of(), log.messagesAtLeast(Level.WARNING), "not before the commit"));
 
             Job ended = engine.finish("ancient", "a", run.lease(), true, Change.keep(), null);

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * drive timers with it instead of sleeping. Tasks may be scheduled from any thread (a store's
  * callbacks); {@link #awaitTask} waits, in real time and bounded, for one to be scheduled.
  */
-final class ManualScheduler extends AbstractExecutorService implements ScheduledExecutorService {
+public final class ManualScheduler extends AbstractExecutorService implements ScheduledExecutorService {
 
     private final MutableClock clock;
     private final PriorityQueue<Task<?>> queue =
@@ -31,18 +31,18 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
     private long scheduled;
     private boolean shutdown;
 
-    ManualScheduler(MutableClock clock) {
+    public ManualScheduler(MutableClock clock) {
         this.clock = clock;
     }
 
     /** Moves the clock on by {@code by} and runs what fell due. */
-    void advance(Duration by) {
+    public void advance(Duration by) {
         clock.advance(by);
         runDue();
     }
 
     /** Runs every task whose time has come, in time order, including those they schedule for now. */
-    void runDue() {
+    public void runDue() {
         for (Task<?> task = nextDue(); task != null; task = nextDue()) {
             task.run();
         }
@@ -57,7 +57,7 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
     }
 
     /** The delays of the tasks still to run, soonest first; cancelled ones are not counted. */
-    synchronized List<Duration> pending() {
+    public synchronized List<Duration> pending() {
         List<Task<?>> live = new ArrayList<>(queue);
         live.sort(queue.comparator());
         List<Duration> delays = new ArrayList<>();
@@ -73,7 +73,7 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
      * Waits until a task due within {@code within} is pending and answers the delay of the soonest;
      * empty if none was scheduled within {@code patience} of real time.
      */
-    synchronized Optional<Duration> awaitTask(Duration within, Duration patience) throws InterruptedException {
+    public synchronized Optional<Duration> awaitTask(Duration within, Duration patience) throws InterruptedException {
         long deadline = System.nanoTime() + patience.toNanos();
         while (pending().isEmpty() || pending().get(0).compareTo(within) > 0) {
             long left = deadline - System.nanoTime();

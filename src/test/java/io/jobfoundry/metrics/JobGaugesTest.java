@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.jobfoundry.jobs.EngineOptions;
-import io.jobfoundry.jobs.JobChanges;
 import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.jobs.context.EngineOptions;
+import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.TransactionRunner;
 import io.jobfoundry.kv.embedded.EmbeddedOptions;

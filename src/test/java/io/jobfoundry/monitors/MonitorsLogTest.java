@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobfoundry.CapturedLog;
-import io.jobfoundry.jobs.AcceptRequest;
-import io.jobfoundry.jobs.ActivityMonitor;
-import io.jobfoundry.jobs.EngineOptions;
-import io.jobfoundry.jobs.JobChanges;
 import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.MutableClock;
-import io.jobfoundry.jobs.OutcomeRetention;
+import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.OutcomeRetention;
+import io.jobfoundry.jobs.context.EngineOptions;
+import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.TransactionRunner;
@@ -50,7 +50,7 @@ class MonitorsLogTest {
         clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
         engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, EngineOptions.DEFAULT);
         // activity() and retention() use neither the due timer nor the configuration.
-        monitors = new Monitors(new ActivityMonitor(engine), null, new OutcomeRetention(engine), null, () -> false);
+        monitors = new Monitors(new ActivityMonitor(engine.context()), null, new OutcomeRetention(engine.context()), null, () -> false);
         log = CapturedLog.of(Monitors.class);
     }
 

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.DayOfWeek;
 import java.time.Instant;
-import java.util.List;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CronRepeatTest {
 
-    private static final Repeat QUARTER_HOURS = Repeat.parse("CRON */15 * * * *");
+    private static final Repeat QUARTER_HOURS = RepeatParser.parse("CRON */15 * * * *");
 
     @Test
     void firesOnTheGridAfterTheRunFinished() {
@@ -52,13 +52,13 @@ class CronRepeatTest {
     @Test
     void readsNamesAndTheEitherDayRuleInUtc() {
         Instant saturday = Instant.parse("2026-11-21T10:00:00Z");
-        assertEquals(Instant.parse("2026-11-23T06:00:00Z"), Repeat.parse("CRON 0 6 * * mon").next(saturday, saturday, saturday));
+        assertEquals(Instant.parse("2026-11-23T06:00:00Z"), RepeatParser.parse("CRON 0 6 * * mon").next(saturday, saturday, saturday));
         // Day-of-month 1 or 15, or any Friday: Friday the 27th comes before 1 December.
-        Instant next = Repeat.parse("CRON 0 4 1,15 * 5").next(saturday, saturday, saturday);
+        Instant next = RepeatParser.parse("CRON 0 4 1,15 * 5").next(saturday, saturday, saturday);
         assertEquals(Instant.parse("2026-11-27T04:00:00Z"), next);
         assertEquals(DayOfWeek.FRIDAY, next.atZone(ZoneOffset.UTC).getDayOfWeek());
         Instant feb = Instant.parse("2027-03-01T00:00:00Z");
-        assertEquals(Instant.parse("2028-02-29T00:00:00Z"), Repeat.parse("CRON 0 0 29 2 *").next(feb, feb, feb));
+        assertEquals(Instant.parse("2028-02-29T00:00:00Z"), RepeatParser.parse("CRON 0 0 29 2 *").next(feb, feb, feb));
     }
 
     /** crontab(5): a day field that starts with '*' is no restriction, so both fields must match. */
@@ -78,13 +78,13 @@ class CronRepeatTest {
     }
 
     private static List<Instant> runs(String repeat, Instant from, int count) {
-        return RepeatPreview.upcoming(Repeat.parse(repeat), from, from, from, count);
+        return RepeatPreview.upcoming(RepeatParser.parse(repeat), from, from, from, count);
     }
 
     @Test
     void refusesATimeAfterTheYear9999() {
         Instant late = Instant.parse("9999-06-01T00:00:00Z");
-        Repeat newYear = Repeat.parse("CRON 0 0 1 1 *");
+        Repeat newYear = RepeatParser.parse("CRON 0 0 1 1 *");
         RepeatRangeException e = assertThrows(RepeatRangeException.class, () -> newYear.next(late, late, late));
         assertEquals("CRON 0 0 1 1 *", e.repeat());
         assertEquals(Instant.parse("9999-12-31T23:45:00Z"),

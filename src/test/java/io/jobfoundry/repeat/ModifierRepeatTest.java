@@ -42,7 +42,7 @@ class ModifierRepeatTest {
                 "SCHEDULED, START OF MONTH, +1 MONTH, -1 DAY, +20 HOURS", "FINISHED, START OF MONTH, +30 DAYS, +18 HOURS",
                 "FINISHED, START OF YEAR, +365 DAYS, -1 HOUR", "FINISHED, START OF YEAR, +364 DAYS, +23 HOURS",
                 "FINISHED, +5 HOURS, +17 MINUTES, START OF DAY, +18.5 HOURS")) {
-            Repeat repeat = Repeat.parse(stalls);
+            Repeat repeat = RepeatParser.parse(stalls);
             RepeatStallException refused = assertThrows(RepeatStallException.class, repeat::requireProgress, stalls);
             assertFalse(refused.next().isAfter(refused.from()), stalls);
             assertEquals(refused.next(), repeat.next(refused.from(), refused.from(), refused.from()), stalls);
@@ -52,7 +52,7 @@ class ModifierRepeatTest {
                 "FINISHED, +1 DAY, START OF DAY, +4 HOURS", "FINISHED, +1 DAY, WEEKDAY 1, START OF DAY, +6 HOURS",
                 "SCHEDULED, +1 MONTH, START OF MONTH", "SCHEDULED, +1 SECOND", "CRON */15 * * * *",
                 "SCHEDULED, +1 DAY, START OF MONTH, +1 MONTH, -1 DAY, +20 HOURS", "HOURLY", "SCHEDULED, +1 YEAR")) {
-            Repeat repeat = Repeat.parse(moves);
+            Repeat repeat = RepeatParser.parse(moves);
             assertEquals(repeat, repeat.requireProgress(), moves);
         }
     }
@@ -61,7 +61,7 @@ class ModifierRepeatTest {
     void scheduledCatchesUpMissedRunsInsteadOfSkippingThem() {
         Instant dueThreeHoursAgo = Instant.parse("2026-11-21T10:00:00Z");
         Instant now = Instant.parse("2026-11-21T13:00:30Z");
-        Repeat hourly = Repeat.parse("SCHEDULED, +1 HOUR");
+        Repeat hourly = RepeatParser.parse("SCHEDULED, +1 HOUR");
         Instant next = hourly.next(dueThreeHoursAgo, now, now);
         assertEquals(Instant.parse("2026-11-21T11:00:00Z"), next);
         assertTrue(next.isBefore(now));
@@ -69,7 +69,7 @@ class ModifierRepeatTest {
 
     @Test
     void dropsSubMillisecondDigitsTowardsThePast() {
-        Repeat repeat = Repeat.parse("FINISHED, +1 SECOND");
+        Repeat repeat = RepeatParser.parse("FINISHED, +1 SECOND");
         Instant finished = Instant.parse("2026-11-21T10:00:00.123999999Z");
         assertEquals(Instant.parse("2026-11-21T10:00:01.123Z"), repeat.next(SCHEDULED, STARTED, finished));
         Instant beforeEpoch = Instant.parse("1969-12-31T23:59:59.999500Z");
@@ -78,7 +78,7 @@ class ModifierRepeatTest {
 
     @Test
     void refusesABaseOutsideTheRange() {
-        Repeat repeat = Repeat.parse("FINISHED, -1 DAY");
+        Repeat repeat = RepeatParser.parse("FINISHED, -1 DAY");
         for (Instant base : List.of(Instant.MAX, Instant.MIN, Instant.parse("-0001-12-31T23:59:59.999Z"),
                 Instant.parse("+10000-01-01T00:00:00Z"))) {
             RepeatRangeException e = assertThrows(RepeatRangeException.class, () -> repeat.next(base, base, base));
@@ -93,14 +93,14 @@ class ModifierRepeatTest {
     void rangeDetailNamesTheRepeatAndTheBase() {
         Instant from = Instant.parse("2026-01-01T00:00:00Z");
         RepeatRangeException e = assertThrows(RepeatRangeException.class,
-                () -> Repeat.parse("scheduled, +9000 years").next(from, from, from));
+                () -> RepeatParser.parse("scheduled, +9000 years").next(from, from, from));
         assertEquals("repeat 'SCHEDULED, +9000 YEARS' from 2026-01-01T00:00:00Z leaves the supported time range"
                 + " 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z", e.detail());
     }
 
     @Test
     void needsAllThreeTimes() {
-        Repeat repeat = Repeat.parse("FINISHED, +1 HOUR");
+        Repeat repeat = RepeatParser.parse("FINISHED, +1 HOUR");
         assertThrows(NullPointerException.class, () -> repeat.next(null, STARTED, FINISHED));
         assertThrows(NullPointerException.class, () -> repeat.next(SCHEDULED, null, FINISHED));
         assertThrows(NullPointerException.class, () -> repeat.next(SCHEDULED, STARTED, null));
@@ -115,6 +115,6 @@ class ModifierRepeatTest {
     }
 
     private static Instant next(String repeat) {
-        return Repeat.parse(repeat).next(SCHEDULED, STARTED, FINISHED);
+        return RepeatParser.parse(repeat).next(SCHEDULED, STARTED, FINISHED);
     }
 }

@@ -36,26 +36,26 @@ class RepeatParseTest {
             "CRON 0 4 1,15 * 5"                           | CRON 0 4 1,15 * 5
             """)
     void normalizes(String text, String normalized) {
-        Repeat repeat = Repeat.parse(text);
+        Repeat repeat = RepeatParser.parse(text);
         assertEquals(normalized, repeat.normalized());
-        assertEquals(repeat, Repeat.parse(normalized));
-        assertEquals(normalized, Repeat.parse(normalized).normalized());
+        assertEquals(repeat, RepeatParser.parse(normalized));
+        assertEquals(normalized, RepeatParser.parse(normalized).normalized());
     }
 
     @Test
     void cannedNamesAreTheirExpansions() {
-        assertEquals(Repeat.parse("FINISHED, +1 HOUR"), Repeat.parse("hourly"));
-        assertEquals(Repeat.parse("finished, + 7 days"), Repeat.parse("weekly"));
+        assertEquals(RepeatParser.parse("FINISHED, +1 HOUR"), RepeatParser.parse("hourly"));
+        assertEquals(RepeatParser.parse("finished, + 7 days"), RepeatParser.parse("weekly"));
     }
 
     @Test
     void buildsTheSealedTypes() {
-        Repeat bedrock = Repeat.parse("SCHEDULED, -1.5 MONTHS, START OF DAY, WEEKDAY 3");
+        Repeat bedrock = RepeatParser.parse("SCHEDULED, -1.5 MONTHS, START OF DAY, WEEKDAY 3");
         assertEquals(new ModifierRepeat(Base.SCHEDULED,
                 List.of(new Offset(new BigDecimal("-1.5"), Unit.MONTH), StartOf.DAY, new Weekday(3))), bedrock);
-        CronRepeat cron = assertInstanceOf(CronRepeat.class, Repeat.parse("cron 0 6 * * mon"));
+        CronRepeat cron = assertInstanceOf(CronRepeat.class, RepeatParser.parse("cron 0 6 * * mon"));
         assertEquals("0 6 * * MON", cron.expression());
-        assertFalse(cron.equals(Repeat.parse("CRON 0 7 * * MON")));
+        assertFalse(cron.equals(RepeatParser.parse("CRON 0 7 * * MON")));
     }
 
     @ParameterizedTest(name = "''{0}'': {1}")
@@ -112,7 +112,7 @@ class RepeatParseTest {
             CRON 0 0 30 2 *               | cron expression never fires                          | CRON 0 0 30 2 *
             """)
     void refuses(String text, String message, String offendingPart) {
-        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> Repeat.parse(text));
+        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> RepeatParser.parse(text));
         assertEquals(message, e.getMessage());
         assertEquals(offendingPart, e.offendingPart());
         assertFalse(e.examples().isEmpty());
@@ -123,18 +123,18 @@ class RepeatParseTest {
 
     @Test
     void theLargestNumbersSqliteTakesParse() {
-        assertEquals("FINISHED, +14712.99 YEARS", Repeat.parse("FINISHED, +14712.99 YEARS").normalized());
-        assertEquals("FINISHED, -176545 MONTHS", Repeat.parse("FINISHED, -176545 MONTHS").normalized());
+        assertEquals("FINISHED, +14712.99 YEARS", RepeatParser.parse("FINISHED, +14712.99 YEARS").normalized());
+        assertEquals("FINISHED, -176545 MONTHS", RepeatParser.parse("FINISHED, -176545 MONTHS").normalized());
         String hugeNumber = "+1" + "0".repeat(400) + " SECONDS";
-        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> Repeat.parse("FINISHED, " + hugeNumber));
+        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> RepeatParser.parse("FINISHED, " + hugeNumber));
         assertEquals(hugeNumber, e.offendingPart());
     }
 
     @Test
     void capsTheLength() {
         String padded = "FINISHED, +1 HOUR" + " ".repeat(RepeatParser.MAX_LENGTH - 17);
-        assertEquals("FINISHED, +1 HOUR", Repeat.parse(padded).normalized());
-        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> Repeat.parse(padded + " "));
+        assertEquals("FINISHED, +1 HOUR", RepeatParser.parse(padded).normalized());
+        RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> RepeatParser.parse(padded + " "));
         assertEquals("repeat longer than 1024 characters", e.getMessage());
         assertTrue(e.detail().length() < 400, e.detail());
     }
@@ -143,7 +143,7 @@ class RepeatParseTest {
     void refusesNonAscii() {
         // "ſ" upper-cases to "S", the Turkish dotless "ı" to "I": neither may pass for a unit.
         for (String text : List.of("FINISHED, +1 hourſ", "FINISHED, +1 mınute", "FINISHED,\u00a0+1 HOUR", "FINISHED, +1 HOUR\0")) {
-            RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> Repeat.parse(text), text);
+            RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> RepeatParser.parse(text), text);
             assertEquals("unexpected character (only printable ASCII is allowed)", e.getMessage());
             assertEquals(1, e.offendingPart().length());
         }
@@ -152,7 +152,7 @@ class RepeatParseTest {
     @Test
     void detailNamesTheOffendingPartAndShowsExamples() {
         RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class,
-                () -> Repeat.parse("finished, +1 fortnight, start of day"));
+                () -> RepeatParser.parse("finished, +1 fortnight, start of day"));
         assertEquals("unknown unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR, singular or plural) in '+1 fortnight';"
                 + " valid examples: +1 HOUR, -30 MINUTES, +1.5 DAYS, +1 MONTH, +10 SECONDS", e.detail());
     }
@@ -160,20 +160,20 @@ class RepeatParseTest {
     @Test
     void detailIsShortAndFreeOfControlCharacters() {
         RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class,
-                () -> Repeat.parse("FINISHED, +1 " + "X".repeat(100) + "\r\n"));
+                () -> RepeatParser.parse("FINISHED, +1 " + "X".repeat(100) + "\r\n"));
         assertTrue(e.detail().contains("'+1 " + "X".repeat(61) + "…'"), e.detail());
-        RepeatSyntaxException control = assertThrows(RepeatSyntaxException.class, () -> Repeat.parse("FINISHED, +1\u000bX"));
+        RepeatSyntaxException control = assertThrows(RepeatSyntaxException.class, () -> RepeatParser.parse("FINISHED, +1\u000bX"));
         assertTrue(control.detail().contains("'+1?X'"), control.detail());
     }
 
     @Test
     void nullIsAProgrammingError() {
-        assertThrows(NullPointerException.class, () -> Repeat.parse(null));
+        assertThrows(NullPointerException.class, () -> RepeatParser.parse(null));
     }
 
     /** An example in an error message is worthless unless it is valid where it is offered. */
     private static void assertValidExample(String example) {
         String expression = example.matches("[A-Z]+, .*|HOURLY|DAILY|WEEKLY|CRON .*") ? example : "FINISHED, " + example;
-        Repeat.parse(expression);
+        RepeatParser.parse(expression);
     }
 }

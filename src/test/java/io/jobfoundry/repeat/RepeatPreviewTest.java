@@ -25,7 +25,7 @@ class RepeatPreviewTest {
     void monthEndsDriftAsTheyWouldRunByRun() {
         Instant jan31 = Instant.parse("2026-01-31T00:00:00Z");
         assertEquals(List.of(Instant.parse("2026-03-03T00:00:00Z"), Instant.parse("2026-04-03T00:00:00Z")),
-                RepeatPreview.upcoming(Repeat.parse("SCHEDULED, +1 MONTH"), jan31, jan31, jan31, 2));
+                RepeatPreview.upcoming(RepeatParser.parse("SCHEDULED, +1 MONTH"), jan31, jan31, jan31, 2));
     }
 
     @Test
@@ -33,13 +33,13 @@ class RepeatPreviewTest {
         Instant at = Instant.parse("2026-11-21T10:07:00Z");
         assertEquals(List.of(Instant.parse("2026-11-21T10:15:00Z"), Instant.parse("2026-11-21T10:30:00Z"),
                 Instant.parse("2026-11-21T10:45:00Z"), Instant.parse("2026-11-21T11:00:00Z")),
-                RepeatPreview.upcoming(Repeat.parse("CRON */15 * * * *"), at, at, at, 4));
+                RepeatPreview.upcoming(RepeatParser.parse("CRON */15 * * * *"), at, at, at, 4));
     }
 
     @Test
     void stopsAtTheEndOfTime() {
         Instant from = Instant.parse("7000-01-01T00:00:00Z");
-        Repeat millennia = Repeat.parse("SCHEDULED, +1000 YEARS");
+        Repeat millennia = RepeatParser.parse("SCHEDULED, +1000 YEARS");
         assertEquals(List.of(Instant.parse("8000-01-01T00:00:00Z"), Instant.parse("9000-01-01T00:00:00Z")),
                 RepeatPreview.upcoming(millennia, from, from, from, 5));
         Instant late = Instant.parse("9500-01-01T00:00:00Z");
@@ -54,6 +54,6 @@ class RepeatPreviewTest {
     }
 
     private static List<Instant> preview(String repeat, int count) {
-        return RepeatPreview.upcoming(Repeat.parse(repeat), SCHEDULED, STARTED, FINISHED, count);
+        return RepeatPreview.upcoming(RepeatParser.parse(repeat), SCHEDULED, STARTED, FINISHED, count);
     }
 }

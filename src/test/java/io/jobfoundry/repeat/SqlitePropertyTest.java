@@ -55,7 +55,7 @@ class SqlitePropertyTest {
                 String expected = sqlite.evaluate(c.base(), c.sqliteModifiers());
                 Repeat repeat;
                 try {
-                    repeat = Repeat.parse(c.expression());
+                    repeat = RepeatParser.parse(c.expression());
                 } catch (RepeatSyntaxException e) {
                     // Only a number beyond SQLite's limit may be refused, and SQLite refuses it too.
                     assertEquals("number out of range for its unit", e.getMessage(), where);
@@ -63,7 +63,7 @@ class SqlitePropertyTest {
                     refusedNumbers++;
                     continue;
                 }
-                assertEquals(repeat, Repeat.parse(repeat.normalized()), where);
+                assertEquals(repeat, RepeatParser.parse(repeat.normalized()), where);
                 Instant ours;
                 try {
                     ours = repeat.next(c.scheduled(), c.started(), c.finished());

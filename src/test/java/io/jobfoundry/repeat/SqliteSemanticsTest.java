@@ -104,7 +104,7 @@ class SqliteSemanticsTest {
     void matchesSqlite(String base, String modifiers, String expected) throws SQLException {
         List<String> parts = Arrays.stream(modifiers.split(",")).map(String::trim).toList();
         String fromSqlite = sqlite.evaluate(base, parts);
-        Repeat repeat = Repeat.parse("SCHEDULED, " + modifiers);
+        Repeat repeat = RepeatParser.parse("SCHEDULED, " + modifiers);
         Instant from = SqliteOracle.instant(base);
 
         if (expected.equals(RANGE)) {
@@ -122,7 +122,7 @@ class SqliteSemanticsTest {
         assertEquals("9999-12-31 10:00:00.000",
                 sqlite.evaluate("9999-12-31 10:00:00.000", List.of("+1 DAY", "-1 DAY")));
         Instant from = Instant.parse("9999-12-31T10:00:00Z");
-        Repeat repeat = Repeat.parse("SCHEDULED, +1 DAY, -1 DAY");
+        Repeat repeat = RepeatParser.parse("SCHEDULED, +1 DAY, -1 DAY");
         assertThrows(RepeatRangeException.class, () -> repeat.next(from, from, from));
     }
 

@@ -3,6 +3,7 @@ package io.jobfoundry.kv.embedded;
 import io.jobfoundry.DaemonThreads;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryableStoreException;
+import io.jobfoundry.kv.StoreClosedException;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.Sync;
 import io.jobfoundry.kv.TransactionBody;
@@ -255,7 +256,7 @@ public final class EmbeddedStore implements KvStore {
             throw new IllegalStateException(NESTED_BODY);
         }
         if (closed) {
-            throw new StoreException("the embedded store is closed", name, null);
+            throw new StoreClosedException("the embedded store is closed", name);
         }
         CommitRequest<T> request =
                 new CommitRequest<>(body, System.nanoTime() + timeout.toNanos(), sync == Sync.DEFERRABLE);
@@ -317,7 +318,7 @@ public final class EmbeddedStore implements KvStore {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        watches.failAll(new StoreException("the embedded store is closed", name, null));
+        watches.failAll(new StoreClosedException("the embedded store is closed", name));
         log.close();
         notifier.shutdown();
         timer.shutdown();

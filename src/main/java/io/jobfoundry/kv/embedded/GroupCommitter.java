@@ -2,6 +2,7 @@ package io.jobfoundry.kv.embedded;
 
 import com.apple.foundationdb.tuple.Versionstamp;
 import io.jobfoundry.kv.RetryableStoreException;
+import io.jobfoundry.kv.StoreClosedException;
 import io.jobfoundry.kv.StoreException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -112,7 +113,7 @@ final class GroupCommitter implements Runnable {
 
     private StoreException closed() {
         StoreException why = broken;
-        return why != null ? why : new StoreException("the embedded store is closed", storeName, null);
+        return why != null ? why : new StoreClosedException("the embedded store is closed", storeName);
     }
 
     private void logSyncFailed(IOException cause) {

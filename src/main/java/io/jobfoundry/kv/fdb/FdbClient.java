@@ -2,6 +2,7 @@ package io.jobfoundry.kv.fdb;
 
 import com.apple.foundationdb.FDB;
 import com.apple.foundationdb.FDBException;
+import io.jobfoundry.kv.StoreClosedException;
 import io.jobfoundry.kv.StoreException;
 
 /**
@@ -38,7 +39,7 @@ final class FdbClient {
 
     static synchronized FDB get(String store) {
         if (stopped) {
-            throw new StoreException(STOPPED, store, null);
+            throw new StoreClosedException(STOPPED, store);
         }
         if (fdb == null) {
             fdb = select(store);

@@ -2,7 +2,7 @@ package io.jobfoundry.kv.fdb;
 
 import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.EngineConcurrencyContract;
-import io.jobfoundry.jobs.EngineOptions;
+import io.jobfoundry.jobs.context.EngineOptions;
 import io.jobfoundry.kv.KvStore;
 import java.nio.file.Path;
 import java.util.UUID;

@@ -1,7 +1,13 @@
 package io.jobfoundry.kv.fdb;
 
 import com.apple.foundationdb.tuple.Tuple;
-import io.jobfoundry.jobs.JobEngineContract;
+import io.jobfoundry.jobs.AcceptAndLeaseContract;
+import io.jobfoundry.jobs.AddAndRemoveContract;
+import io.jobfoundry.jobs.BatchContract;
+import io.jobfoundry.jobs.EngineHarness;
+import io.jobfoundry.jobs.RetryAndRepeatContract;
+import io.jobfoundry.jobs.TypeAndCountContract;
+import io.jobfoundry.jobs.WaitAndHandOffContract;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.TransactionRunner;
@@ -13,7 +19,8 @@ import java.util.UUID;
  * reachable cluster.
  */
 @EnabledIfFdbReachable
-class FdbJobEngineTest extends JobEngineContract {
+class FdbJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
+        WaitAndHandOffContract, TypeAndCountContract, BatchContract {
 
     @Override
     protected KvStore openStore() {

@@ -1,7 +1,0 @@
-package io.jobfoundry.jobs;
-
-import java.util.List;
-
-/** One page of a listing; {@code next} continues it, {@code null} at the end. */
-public record JobPage(List<Job> jobs, String next) {
-}

@@ -1,5 +1,0 @@
-package io.jobfoundry.jobs;
-
-/** A job handed to a processor, with the lease every later call of that processor carries. */
-public record LeasedJob(Job job, String lease) {
-}

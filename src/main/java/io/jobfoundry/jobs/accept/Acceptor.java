@@ -1,0 +1,265 @@
+package io.jobfoundry.jobs.accept;
+
+import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.jobs.model.Job;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.Priority;
+import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.jobs.records.JobKeys.ReadyKey;
+import io.jobfoundry.jobs.records.JobKeys;
+import io.jobfoundry.jobs.records.JobRecord;
+import io.jobfoundry.kv.KeyValue;
+import io.jobfoundry.kv.KvTransaction;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Chooses which ready jobs an accept takes (docspell's executor): round-robin across the groups of
+ * a type, the type's high/low counting scheme within a group, due retries before fresh runs,
+ * oldest first. The round-robin cursor and the scheme's position live in this replica's memory,
+ * as docspell keeps them; correctness never depends on them, only fairness does. An attempt works
+ * on a {@link Round}, whose moves reach that state only once its transaction has committed, so
+ * attempts that are retried do not skip anyone's turn.
+ *
+ * <p>Candidates are found with snapshot reads; only the job actually taken gets a read conflict
+ * (on its ready key and its record), so concurrent accepts that take different jobs never
+ * conflict. A group found empty is read again with a conflict, so that clearing its marker cannot
+ * hide a job added to it concurrently; the caller decides whether to clear
+ * ({@link #clearEmptyGroups}): a marker left on an empty group costs later accepts a read or two,
+ * clearing it is a write.
+ */
+final class Acceptor {
+
+    private final int window;
+    private final ConcurrentHashMap<String, String> cursors = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<GroupKey, Integer> positions = new ConcurrentHashMap<>();
+    /** Each glob's next turn ({@link #nextTurn}); patterns come from clients, hence the bound. */
+    private final ConcurrentHashMap<String, AtomicInteger> globTurns = new ConcurrentHashMap<>();
+    static final int MAX_GLOB_TURNS = 1024;
+
+    private record GroupKey(String type, String group) {
+    }
+
+    Acceptor(int window) {
+        this.window = window;
+    }
+
+    /** The moves of one transaction attempt, applied by {@link #commit()} after it commits. */
+    final class Round {
+        private final Map<String, String> cursorMoves = new HashMap<>();
+        private final Map<GroupKey, Integer> positionMoves = new HashMap<>();
+        /** Groups this attempt found empty, each read with a conflict: their markers may be cleared. */
+        private final List<GroupKey> empty = new ArrayList<>();
+
+        private String cursor(String type) {
+            return cursorMoves.containsKey(type) ? cursorMoves.get(type) : cursors.get(type);
+        }
+
+        private int position(GroupKey key) {
+            Integer moved = positionMoves.get(key);
+            return moved != null ? moved : positions.getOrDefault(key, 0);
+        }
+
+        /** Records that {@code job} was served, as the choice that picked it did. */
+        private void served(String type, String group, Priority priority, TypeSettings settings) {
+            cursorMoves.put(type, group);
+            GroupKey key = new GroupKey(type, group);
+            int position = position(key);
+            if (priority == preferred(position, settings)) {
+                positionMoves.put(key, (position + 1) % (settings.highRun() + settings.lowRun()));
+            }
+        }
+
+        void commit() {
+            cursors.putAll(cursorMoves);
+            positions.putAll(positionMoves);
+        }
+    }
+
+    Round round() {
+        return new Round();
+    }
+
+    /**
+     * Where an accept with {@code glob} starts among the types it matches: each such accept one
+     * type further, so that a busy type cannot starve the others the way it would if every accept
+     * began with the first. The turns are the glob's own: a count shared by every accept would let
+     * other accepts in between step past a type for good. Past {@link #MAX_GLOB_TURNS} globs the
+     * turns start over, which costs only one round of order.
+     */
+    int nextTurn(String glob) {
+        if (globTurns.size() >= MAX_GLOB_TURNS && !globTurns.containsKey(glob)) {
+            globTurns.clear();
+        }
+        return globTurns.computeIfAbsent(glob, g -> new AtomicInteger()).getAndIncrement();
+    }
+
+    /**
+     * A round rebuilt from the jobs a committed attempt took, for a retry that replays it: the
+     * moves follow from each job's group and priority exactly as the original choice made them.
+     */
+    Round replayed(List<Job> jobs, java.util.function.Function<String, TypeSettings> settings) {
+        Round round = new Round();
+        for (Job job : jobs) {
+            TypeSettings typeSettings = settings.apply(job.type());
+            if (typeSettings != null) {
+                round.served(job.type(), job.group(), job.priority(), typeSettings);
+            }
+        }
+        return round;
+    }
+
+    private static Priority preferred(int position, TypeSettings settings) {
+        return position % (settings.highRun() + settings.lowRun()) < settings.highRun() ? Priority.HIGH : Priority.LOW;
+    }
+
+    /**
+     * Claims up to {@code need} ready jobs of {@code type}; the caller starts them running. Groups
+     * are visited one at a time in ring order after the cursor, so an accept reads a few keys
+     * however many groups there are; it stops when it comes back to a group that gave nothing.
+     */
+    List<JobRecord> take(Round round, KvTransaction tx, String type, TypeSettings settings, int need, long maxAt) {
+        List<JobRecord> taken = new ArrayList<>(need);
+        Set<String> fruitless = new HashSet<>();
+        String position = round.cursor(type);
+        while (taken.size() < need) {
+            String group = nextGroup(tx, type, position);
+            if (group == null || fruitless.contains(group)) {
+                break;
+            }
+            JobRecord job = takeFromGroup(round, tx, type, group, settings, maxAt);
+            if (job != null) {
+                taken.add(job);
+                round.served(type, group, job.priority(), settings);
+                fruitless.clear();
+            } else {
+                fruitless.add(group);
+                if (groupIsEmpty(tx, type, group)) {
+                    round.empty.add(new GroupKey(type, group));
+                }
+            }
+            position = group;
+        }
+        return taken;
+    }
+
+    /**
+     * Clears the markers of the groups {@code round} found empty, unless it found at most
+     * {@code keep} of them, which stay in the ring for a later transaction to clear. Answers whether
+     * it cleared any, a write.
+     */
+    boolean clearEmptyGroups(Round round, KvTransaction tx, int keep) {
+        if (round.empty.size() <= keep) {
+            return false;
+        }
+        for (GroupKey empty : round.empty) {
+            tx.clear(JobKeys.group(empty.type(), empty.group()));
+        }
+        return true;
+    }
+
+    /** The group after {@code position} in the ring of groups with ready jobs, or {@code null} if none. */
+    private static String nextGroup(KvTransaction tx, String type, String position) {
+        if (position != null) {
+            List<KeyValue> after = tx.snapshot().getRange(JobKeys.groupsAfter(type, position), JobKeys.groupsEnd(type), 1);
+            if (!after.isEmpty()) {
+                return JobKeys.groupOf(after.get(0).key());
+            }
+        }
+        List<KeyValue> first = tx.snapshot().getRange(JobKeys.groupsBegin(type), JobKeys.groupsEnd(type), 1);
+        return first.isEmpty() ? null : JobKeys.groupOf(first.get(0).key());
+    }
+
+    private JobRecord takeFromGroup(Round round, KvTransaction tx, String type, String group, TypeSettings settings,
+            long maxAt) {
+        Priority preferred = preferred(round.position(new GroupKey(type, group)), settings);
+        Priority other = preferred == Priority.HIGH ? Priority.LOW : Priority.HIGH;
+        ReadyWindow ready = new ReadyWindow(tx, type, group);
+        JobRecord job = takeFromClass(tx, ready, type, preferred, maxAt);
+        // An empty preferred class gives its turn to the other; the turn stays with the preferred.
+        return job != null ? job : takeFromClass(tx, ready, type, other, maxAt);
+    }
+
+    private JobRecord takeFromClass(KvTransaction tx, ReadyWindow ready, String type, Priority priority, long maxAt) {
+        for (boolean retry : new boolean[] {true, false}) {
+            List<ReadyKey> candidates = ready.ofClass(priority, retry);
+            int due = 0;
+            while (due < candidates.size() && candidates.get(due).at() <= maxAt) {
+                due++;
+            }
+            if (due == 0) {
+                continue;
+            }
+            int start = due == 1 ? 0 : ThreadLocalRandom.current().nextInt(due);
+            for (int i = 0; i < due; i++) {
+                ReadyKey candidate = candidates.get((start + i) % due);
+                JobRecord job = claim(tx, type, candidate.key(), candidate.id());
+                if (job != null) {
+                    return job;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The oldest {@code window} ready keys of one group, read once (a snapshot read). The ready
+     * index orders a group's keys by class, then due time, so when the read did not fill its window
+     * it holds the whole group, and when it did it holds every class before the class of its last
+     * key in full. A class needs a read of its own only when the read filled its window before
+     * reaching the class, or reached it with fewer than {@code window} of its keys: each class is
+     * still offered its {@code window} oldest keys, and an accept on a type with one kind of job
+     * reads one range instead of one per class.
+     */
+    private final class ReadyWindow {
+        private final KvTransaction tx;
+        private final String type;
+        private final String group;
+        private final List<ReadyKey> keys;
+        private final boolean whole;
+
+        ReadyWindow(KvTransaction tx, String type, String group) {
+            this.tx = tx;
+            this.type = type;
+            this.group = group;
+            List<KeyValue> read = tx.snapshot().getRange(
+                    JobKeys.readyGroupBegin(type, group), JobKeys.readyGroupEnd(type, group), window);
+            this.keys = read.stream().map(kv -> JobKeys.readyKey(kv.key())).toList();
+            this.whole = read.size() < window;
+        }
+
+        /** The oldest ready keys of one class, at most {@code window}, oldest first. */
+        List<ReadyKey> ofClass(Priority priority, boolean retry) {
+            int order = JobKeys.readyClassOrder(priority, retry);
+            List<ReadyKey> read = keys.stream().filter(key -> key.classOrder() == order).toList();
+            if (whole || order < keys.get(keys.size() - 1).classOrder() || read.size() == window) {
+                return read;
+            }
+            Tuple prefix = JobKeys.readyClass(type, group, priority, retry);
+            return tx.snapshot().getRange(JobKeys.begin(prefix), JobKeys.end(prefix), window).stream()
+                    .map(kv -> JobKeys.readyKey(kv.key())).toList();
+        }
+    }
+
+    /** Takes the job behind a ready key, with read conflicts on exactly that key and its record. */
+    private static JobRecord claim(KvTransaction tx, String type, byte[] readyKey, String id) {
+        tx.addReadConflictKey(readyKey);
+        JobRecord job = JobRecord.load(tx, type, id);
+        if (job == null || job.state() != JobState.PENDING || !job.due()) {
+            return null;
+        }
+        job.unplace(tx);
+        return job;
+    }
+
+    private static boolean groupIsEmpty(KvTransaction tx, String type, String group) {
+        return tx.getRange(JobKeys.readyGroupBegin(type, group), JobKeys.readyGroupEnd(type, group), 1).isEmpty();
+    }
+}

@@ -1,0 +1,31 @@
+package io.jobfoundry.jobs.context;
+
+import java.time.Duration;
+
+/**
+ * What the engine reports as jobs move, each call after the move committed: the seam for metrics,
+ * so the engine knows no metrics library. Calls come on the engine's callers' threads and must be
+ * cheap. Type names are the only labels the engine hands out; job ids never.
+ */
+public interface JobObserver {
+
+    /** Reports nothing. */
+    JobObserver NONE = new JobObserver() {
+    };
+
+    /** A job started running; {@code waited} is from its due time, or its creation if later, to its start. */
+    default void accepted(String type, Duration waited) {
+    }
+
+    /** A processor finished a run; {@code ran} is from its start to now. */
+    default void finished(String type, boolean succeeded, Duration ran) {
+    }
+
+    /** The activity monitor took back {@code jobs} running jobs whose processor went quiet (retried, or ended). */
+    default void requeued(String type, int jobs) {
+    }
+
+    /** An accept was answered with {@code jobs} jobs after {@code waited}. */
+    default void acceptAnswered(Duration waited, int jobs) {
+    }
+}

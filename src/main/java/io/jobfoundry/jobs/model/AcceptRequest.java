@@ -1,0 +1,29 @@
+package io.jobfoundry.jobs.model;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What a processor asks for: up to {@code max} due jobs of the named types (names may be globs
+ * with {@code *} and {@code ?}), scheduled at or before {@code maxScheduledAt} when given.
+ */
+public record AcceptRequest(List<String> types, int max, Instant maxScheduledAt, String worker) {
+
+    public static final int MAX_JOBS = 100;
+
+    public AcceptRequest {
+        types = List.copyOf(types);
+        if (types.isEmpty()) {
+            throw new InvalidJobRequestException("types", "name at least one type (globs allowed)");
+        }
+        if (max < 1 || max > MAX_JOBS) {
+            throw new InvalidJobRequestException("max", "max must be within 1.." + MAX_JOBS);
+        }
+        for (String pattern : types) {
+            TypeNames.checkPattern(pattern);
+        }
+        if (worker != null && !TypeNames.fitsLength(worker, 256)) {
+            throw new InvalidJobRequestException("worker", "worker must be at most 256 characters");
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.jobfoundry.jobs.model;
+
+import java.time.Instant;
+
+/**
+ * A job as clients see it (API.md's job object). {@code revision} grows with every change of the
+ * job and orders the events of its subscription.
+ */
+public record Job(
+        String type,
+        String id,
+        JobState state,
+        JobResult result,
+        String data,
+        String group,
+        Priority priority,
+        Instant scheduledAt,
+        Instant createdAt,
+        Instant updatedAt,
+        Instant startedAt,
+        Instant finishedAt,
+        String repeat,
+        int attempt,
+        int maxAttempts,
+        String lastError,
+        boolean resubmit,
+        String worker,
+        long revision) {
+}

@@ -1,0 +1,15 @@
+package io.jobfoundry.jobs.model;
+
+/** couch_jobs' three states. */
+public enum JobState {
+    /** Waiting to run: scheduled for later, due, or a failed attempt waiting for its retry time. */
+    PENDING,
+    /** Held by a processor under a lease. */
+    RUNNING,
+    /** Done; {@link Job#result()} says how. */
+    FINISHED;
+
+    public String wireName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

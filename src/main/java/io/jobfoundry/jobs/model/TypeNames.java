@@ -1,0 +1,127 @@
+package io.jobfoundry.jobs.model;
+
+import io.jobfoundry.jobs.records.JobKeys;
+import java.util.regex.Pattern;
+
+/** The rules for type names, job ids and the glob patterns processors accept by. */
+public final class TypeNames {
+
+    private static final Pattern TYPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final Pattern GLOB = Pattern.compile("[A-Za-z0-9*?][A-Za-z0-9._*?-]{0,63}");
+    public static final int MAX_ID_LENGTH = 256;
+    /**
+     * An accept keeps the type, id and lease of every job it took (up to 100) in one outcome value,
+     * which must stay under the stores' 100,000-byte value limit: 768 bytes an id (what 256 UTF-16
+     * units could take) leaves room for 100.
+     */
+    public static final int MAX_ID_BYTES = 768;
+    public static final int MAX_GROUP_LENGTH = 256;
+
+    private TypeNames() {
+    }
+
+    public static void checkType(String type) {
+        if (type == null || !TYPE.matcher(type).matches()) {
+            throw new InvalidJobRequestException("type",
+                    "a type is 1-64 characters of [A-Za-z0-9._-] starting with a letter or digit, e.g. email.send");
+        }
+    }
+
+    /**
+     * Lengths count characters (code points), not UTF-16 units, and an id is also at most
+     * {@value #MAX_ID_BYTES} bytes of UTF-8: 192 emoji are an id. A group is at most 1 KiB of
+     * UTF-8, so even the longest index key ({@link JobKeys}, holding both) stays far below the
+     * stores' key limit.
+     */
+    public static void checkId(String id) {
+        if (id == null || id.isEmpty() || !isText(id, MAX_ID_LENGTH) || id.indexOf('/') >= 0
+                || utf8Length(id) > MAX_ID_BYTES || id.equals(".") || id.equals("..")) {
+            // '.' and '..' would be path segments that URLs remove: no request could name the job.
+            throw new InvalidJobRequestException("id", "an id is 1-" + MAX_ID_LENGTH + " characters, at most "
+                    + MAX_ID_BYTES + " bytes of UTF-8, without '/' or control characters, and not '.' or '..'");
+        }
+    }
+
+    /** Bytes of UTF-8, counted without encoding: ids are checked on every request. */
+    private static int utf8Length(String text) {
+        int bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c)) {
+                bytes += 4;
+                i++; // the pair is one character (isText refused an unpaired surrogate)
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    public static void checkGroup(String group) {
+        if (group == null || !isText(group, MAX_GROUP_LENGTH)) {
+            throw new InvalidJobRequestException("group",
+                    "a group is at most " + MAX_GROUP_LENGTH + " characters without control characters");
+        }
+    }
+
+    /** Whether {@code text} is at most {@code max} characters long (code points, not UTF-16 units). */
+    static boolean fitsLength(String text, int max) {
+        return text.codePointCount(0, text.length()) <= max;
+    }
+
+    public static void checkPattern(String pattern) {
+        if (pattern == null || !GLOB.matcher(pattern).matches()) {
+            throw new InvalidJobRequestException("types",
+                    "each entry is a type name or a glob of one with * and ?, e.g. \"email\" or \"Check*\"");
+        }
+    }
+
+    public static boolean isGlob(String pattern) {
+        return pattern.indexOf('*') >= 0 || pattern.indexOf('?') >= 0;
+    }
+
+    /** Whether {@code name} matches {@code glob} ({@code *}: any run, {@code ?}: one character). */
+    public static boolean matches(String glob, String name) {
+        int g = 0;
+        int n = 0;
+        int starG = -1;
+        int starN = 0;
+        while (n < name.length()) {
+            if (g < glob.length() && (glob.charAt(g) == '?' || glob.charAt(g) == name.charAt(n))) {
+                g++;
+                n++;
+            } else if (g < glob.length() && glob.charAt(g) == '*') {
+                starG = g++;
+                starN = n;
+            } else if (starG >= 0) {
+                g = starG + 1;
+                n = ++starN;
+            } else {
+                return false;
+            }
+        }
+        while (g < glob.length() && glob.charAt(g) == '*') {
+            g++;
+        }
+        return g == glob.length();
+    }
+
+    /**
+     * At most {@code max} characters, none a control and none half a surrogate pair: an unpaired
+     * surrogate is no character, and the tuple layer, which stores keys as UTF-8, refuses it.
+     */
+    private static boolean isText(String text, int max) {
+        int count = 0;
+        for (int i = 0; i < text.length(); i += Character.charCount(text.codePointAt(i))) {
+            int c = text.codePointAt(i);
+            if (Character.isISOControl(c) || Character.getType(c) == Character.SURROGATE || ++count > max) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,302 @@
+package io.jobfoundry.jobs.records;
+
+import com.apple.foundationdb.tuple.Tuple;
+import com.apple.foundationdb.tuple.Versionstamp;
+import io.jobfoundry.jobs.model.JobResult;
+import io.jobfoundry.jobs.model.Priority;
+import io.jobfoundry.kv.VersionstampKeys;
+import java.util.Arrays;
+
+/**
+ * The data model: every key the engine writes, tuple-encoded (couch_jobs' layout, extended with
+ * fairness groups, priorities, retries and scheduling). Short first elements keep the many index
+ * keys small.
+ *
+ * <pre>
+ * ("t", type)                                  → type settings                  registry of types
+ * ("j", type, id)                              → job record ({@link JobRecord})  one per job
+ * ("s", type, scheduledAt, id)                 → ""   pending, not yet due       the due-time waker promotes
+ * ("r", type, group, priority, kind, at, id)   → ""   pending and due            what accept hands out
+ * ("g", type, group)                           → ""   groups that may have ready jobs (cleared lazily)
+ * ("a", type, versionstamp)                    → id   running jobs, by last activity in commit order
+ * ("v", type)                                  → versionstamp of the type's latest activity
+ * ("w", type), ("w")                           → counter bumped when a job of the type / any type becomes ready
+ * ("d")                                        → counter bumped when a job is scheduled for later (wakes due timers)
+ * ("c", type, counter)                         → counter (atomic ADD) of jobs per state and result
+ * ("o", at, nonce)                             → the outcome of an accept, so a retried accept after
+ *                                                 commit_unknown_result returns the same jobs
+ * </pre>
+ *
+ * <p>Times in keys are microseconds since the epoch. {@code kind} is 0 for a retry whose time has
+ * come and 1 for a fresh run, so retries go first within a priority (docspell's preference for due
+ * stuck jobs). Accept reads a bounded number of keys whatever the number of pending jobs: the next
+ * group after its round-robin cursor in {@code "g"}, then the first keys of that group in {@code "r"},
+ * which come in class order (a class needs a read of its own only when earlier ones fill the
+ * window). Jobs scheduled for later never sit in {@code "r"}, so idle groups cost
+ * nothing. The activity monitor never compares clocks of different machines: it compares
+ * versionstamps, which are commit order (couch_jobs).
+ */
+public final class JobKeys {
+
+    private static final byte[] END = {(byte) 0xFF};
+
+    private JobKeys() {
+    }
+
+    public static byte[] type(String type) {
+        return Tuple.from("t", type).pack();
+    }
+
+    public static byte[] typesBegin() {
+        return begin(Tuple.from("t"));
+    }
+
+    public static byte[] typesEnd() {
+        return end(Tuple.from("t"));
+    }
+
+    public static byte[] job(String type, String id) {
+        return Tuple.from("j", type, id).pack();
+    }
+
+    public static byte[] jobsBegin(String type) {
+        return begin(Tuple.from("j", type));
+    }
+
+    public static byte[] jobsEnd(String type) {
+        return end(Tuple.from("j", type));
+    }
+
+    /** The first job key after {@code id}: where a listing continues. */
+    public static byte[] jobsAfter(String type, String id) {
+        return concat(job(type, id), new byte[] {0x00});
+    }
+
+    public static byte[] scheduled(String type, long at, String id) {
+        return Tuple.from("s", type, at, id).pack();
+    }
+
+    public static byte[] scheduledBegin(String type) {
+        return begin(Tuple.from("s", type));
+    }
+
+    /** The end of the scheduled jobs due at or before {@code at}. */
+    public static byte[] scheduledThrough(String type, long at) {
+        return Tuple.from("s", type, at + 1).pack();
+    }
+
+    public static byte[] scheduledEnd(String type) {
+        return end(Tuple.from("s", type));
+    }
+
+    public static byte[] ready(String type, String group, Priority priority, boolean retry, long at, String id) {
+        return Tuple.from("r", type, group, priority.rank(), kind(retry), at, id).pack();
+    }
+
+    public static Tuple readyClass(String type, String group, Priority priority, boolean retry) {
+        return Tuple.from("r", type, group, priority.rank(), kind(retry));
+    }
+
+    /** Where a class sorts among a group's ready keys: by priority, then retries before fresh runs. */
+    public static int readyClassOrder(Priority priority, boolean retry) {
+        return classOrder(priority.rank(), kind(retry));
+    }
+
+    private static int kind(boolean retry) {
+        return retry ? 0 : 1;
+    }
+
+    private static int classOrder(long priorityRank, long kind) {
+        return (int) (priorityRank * 2 + kind);
+    }
+
+    public static byte[] readyGroupBegin(String type, String group) {
+        return begin(Tuple.from("r", type, group));
+    }
+
+    public static byte[] readyGroupEnd(String type, String group) {
+        return end(Tuple.from("r", type, group));
+    }
+
+    public static byte[] group(String type, String group) {
+        return Tuple.from("g", type, group).pack();
+    }
+
+    public static byte[] groupsBegin(String type) {
+        return begin(Tuple.from("g", type));
+    }
+
+    public static byte[] groupsAfter(String type, String group) {
+        return concat(group(type, group), new byte[] {0x00});
+    }
+
+    public static byte[] groupsEnd(String type) {
+        return end(Tuple.from("g", type));
+    }
+
+    public static VersionstampKeys.Template activityTemplate(String type, int userVersion) {
+        return VersionstampKeys.key(Tuple.from("a", type), userVersion, new Tuple());
+    }
+
+    public static byte[] activity(String type, Versionstamp stamp) {
+        return Tuple.from("a", type, stamp).pack();
+    }
+
+    public static byte[] activityBegin(String type) {
+        return begin(Tuple.from("a", type));
+    }
+
+    /** The end of the activity keys at or before {@code stamp}. */
+    public static byte[] activityThrough(String type, Versionstamp stamp) {
+        return concat(activity(type, stamp), new byte[] {0x00});
+    }
+
+    public static byte[] latestActivity(String type) {
+        return Tuple.from("v", type).pack();
+    }
+
+    public static byte[] readyWatch(String type) {
+        return Tuple.from("w", type).pack();
+    }
+
+    public static byte[] anyReadyWatch() {
+        return Tuple.from("w").pack();
+    }
+
+    public static byte[] scheduledWatch() {
+        return Tuple.from("d").pack();
+    }
+
+    public static byte[] count(String type, Counter counter) {
+        return Tuple.from("c", type, counter.key).pack();
+    }
+
+    public static byte[] countsBegin() {
+        return begin(Tuple.from("c"));
+    }
+
+    public static byte[] countsEnd() {
+        return end(Tuple.from("c"));
+    }
+
+    public static byte[] countsBegin(String type) {
+        return begin(Tuple.from("c", type));
+    }
+
+    public static byte[] countsEnd(String type) {
+        return end(Tuple.from("c", type));
+    }
+
+    public static byte[] outcome(long at, String nonce) {
+        return Tuple.from("o", at, nonce).pack();
+    }
+
+    public static byte[] outcomesBegin() {
+        return begin(Tuple.from("o"));
+    }
+
+    public static byte[] outcomesBefore(long at) {
+        return Tuple.from("o", at).pack();
+    }
+
+    // ---- the other direction: what a key read back holds ------------------------------------------
+
+    /** The type a {@link #type} key registers. */
+    public static String typeOfRegistration(byte[] key) {
+        return Tuple.fromBytes(key).getString(1);
+    }
+
+    /** The id of the job whose {@link #job} key this is. */
+    public static String idOfJob(byte[] key) {
+        return Tuple.fromBytes(key).getString(2);
+    }
+
+    /** A {@link #scheduled} key: when the job is due, and which job. */
+    public record ScheduledKey(long at, String id) {
+    }
+
+    public static ScheduledKey scheduledKey(byte[] key) {
+        Tuple tuple = Tuple.fromBytes(key);
+        return new ScheduledKey(tuple.getLong(2), tuple.getString(3));
+    }
+
+    /** A {@link #ready} key: its class's place in the group ({@link #readyClassOrder}), due time and job. */
+    public record ReadyKey(byte[] key, int classOrder, long at, String id) {
+    }
+
+    public static ReadyKey readyKey(byte[] key) {
+        Tuple tuple = Tuple.fromBytes(key);
+        return new ReadyKey(key, classOrder(tuple.getLong(3), tuple.getLong(4)), tuple.getLong(5), tuple.getString(6));
+    }
+
+    /** The group a {@link #group} key marks. */
+    public static String groupOf(byte[] key) {
+        return Tuple.fromBytes(key).getString(2);
+    }
+
+    /** The value of an activity key: the id of the job whose activity it is. */
+    static byte[] activityValue(String id) {
+        return Tuple.from(id).pack();
+    }
+
+    /** An {@link #activity} key and its value: the activity's versionstamp, and the job's id. */
+    public record ActivityEntry(Versionstamp stamp, String id) {
+    }
+
+    public static ActivityEntry activityEntry(byte[] key, byte[] value) {
+        return new ActivityEntry(Tuple.fromBytes(key).getVersionstamp(2), Tuple.fromBytes(value).getString(0));
+    }
+
+    /** A {@link #count} key: the type and the counter (null for one this release does not know). */
+    record CountKey(String type, Counter counter) {
+    }
+
+    static CountKey countKey(byte[] key) {
+        Tuple tuple = Tuple.fromBytes(key);
+        return new CountKey(tuple.getString(1), Counter.of(tuple.getString(2)));
+    }
+
+    /** The counters kept per type. */
+    public enum Counter {
+        SCHEDULED("s"), READY("r"), RUNNING("a"), SUCCEEDED("ok"), FAILED("failed"), CANCELLED("cancelled");
+
+        final String key;
+
+        Counter(String key) {
+            this.key = key;
+        }
+
+        /** The counter of finished jobs with {@code result}. */
+        static Counter of(JobResult result) {
+            return switch (result) {
+                case SUCCEEDED -> SUCCEEDED;
+                case FAILED -> FAILED;
+                case CANCELLED -> CANCELLED;
+            };
+        }
+
+        /** The counter stored under {@code key}, or null for one this release does not know. */
+        static Counter of(String key) {
+            for (Counter counter : values()) {
+                if (counter.key.equals(key)) {
+                    return counter;
+                }
+            }
+            return null;
+        }
+    }
+
+    public static byte[] begin(Tuple prefix) {
+        return concat(prefix.pack(), new byte[] {0x00});
+    }
+
+    public static byte[] end(Tuple prefix) {
+        return concat(prefix.pack(), END);
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] result = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, result, a.length, b.length);
+        return result;
+    }
+}

@@ -1,0 +1,67 @@
+package io.jobfoundry.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.jobfoundry.jobs.model.InvalidJobRequestException;
+import io.jobfoundry.jobs.model.Job;
+import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobPage;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.TypeSettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Types, their settings and counts, and listing.
+ *
+ * <p>Part of the engine contract ({@link EngineFixture}): every backend's engine test implements it.
+ */
+public interface TypeAndCountContract extends EngineFixture {
+
+
+    @Test
+    default void typesAreCreatedOnFirstUseAndConfigurable() {
+        assertTrue(engine().type("fresh").isEmpty());
+        add("fresh", "a");
+        assertEquals(TypeSettings.DEFAULT, engine().type("fresh").orElseThrow().settings());
+        TypeSettings custom = new TypeSettings(Duration.ofSeconds(5), 3, 1, 1, Duration.ofSeconds(1), Duration.ofSeconds(2));
+        engine().configureType("fresh", custom);
+        assertEquals(custom, engine().type("fresh").orElseThrow().settings());
+        assertTrue(engine().types().stream().anyMatch(t -> t.type().equals("fresh") && t.counts().pending() == 1));
+        assertThrows(InvalidJobRequestException.class,
+                () -> new TypeSettings(Duration.ofSeconds(5), 3, 0, 0, Duration.ZERO, Duration.ZERO));
+    }
+
+    @Test
+    default void listingPagesThroughJobsInIdOrderWithFilters() {
+        for (int i = 0; i < 7; i++) {
+            engine().put("email", "job-" + i, JobChanges.NONE.withGroup(i % 2 == 0 ? "even" : "odd"));
+        }
+        acceptOne("email");
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        do {
+            JobPage page = engine().list("email", null, null, 3, cursor);
+            page.jobs().forEach(j -> seen.add(j.id()));
+            cursor = page.next();
+        } while (cursor != null);
+        assertEquals(List.of("job-0", "job-1", "job-2", "job-3", "job-4", "job-5", "job-6"), seen);
+        assertEquals(4, engine().list("email", null, "even", 100, null).jobs().size());
+        assertEquals(1, engine().list("email", JobState.RUNNING, null, 100, null).jobs().size());
+        assertThrows(InvalidJobRequestException.class, () -> engine().list("email", null, null, 3, "!!"));
+    }
+
+    @Test
+    default void generatedIdsListInCreationOrder() {
+        List<String> created = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            created.add(engine().create("email", JobChanges.NONE).job().id());
+            clock().advance(Duration.ofMillis(1));
+        }
+        List<String> listed = engine().list("email", null, null, 100, null).jobs().stream().map(Job::id).toList();
+        assertEquals(created, listed);
+    }
+}

@@ -1,0 +1,102 @@
+package io.jobfoundry.jobs.records;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.apple.foundationdb.tuple.Tuple;
+import com.apple.foundationdb.tuple.Versionstamp;
+import io.jobfoundry.jobs.model.JobResult;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.Priority;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Replicas of two releases share one store during a rolling upgrade or a rollback: each must read
+ * what the other writes.
+ */
+class JobRecordTest {
+
+    /** A finished job as the release before finishedAs and runScheduledAt wrote it. */
+    @Test
+    void aRecordOfAnEarlierReleaseDecodesWithoutTheFieldsAddedSince() {
+        byte[] stored = Tuple.fromList(Arrays.asList(1L, (long) JobState.FINISHED.ordinal(),
+                (long) JobResult.SUCCEEDED.ordinal(), "{\"a\":1}".getBytes(StandardCharsets.UTF_8), "g",
+                (long) Priority.LOW.ordinal(), 10L, 11L, 12L, 13L, 14L, null, 0L, 3L, null, false, "w", 7L,
+                null, false, false, "origin", "lease-1", false, null)).pack();
+
+        JobRecord r = JobRecord.decode("email", "a", stored);
+
+        assertEquals(JobState.FINISHED, r.state);
+        assertEquals(JobResult.SUCCEEDED, r.result);
+        assertEquals("{\"a\":1}", r.data);
+        assertEquals(14L, r.finishedAt);
+        assertEquals("lease-1", r.finishedLease);
+        assertNull(r.finishedAs, "not kept then");
+        assertNull(r.runScheduledAt);
+        assertNull(r.finishedBy);
+        assertNull(r.activity);
+    }
+
+    @Test
+    void aRecordOfTheReleaseBeforeTheFinishNonceDecodesWithoutIt() {
+        JobRecord r = running();
+        r.finishedAs = JobResult.FAILED;
+        r.runScheduledAt = 3L;
+        Tuple written = Tuple.fromBytes(r.encode());
+        byte[] stored = Tuple.fromList(written.getItems().subList(0, 27)).pack();
+
+        JobRecord back = JobRecord.decode("email", "a", stored);
+
+        assertEquals(JobResult.FAILED, back.finishedAs);
+        assertEquals(3L, back.runScheduledAt);
+        assertNull(back.finishedBy);
+    }
+
+    /**
+     * The earlier release reads a record by position up to the activity stamp, and refuses any
+     * format but 1: what this release adds comes after the stamp, under the same format.
+     */
+    @Test
+    void anEarlierReleaseFindsItsFieldsWhereItLooksForThem() {
+        JobRecord r = running();
+        r.finishedAs = JobResult.FAILED;
+        r.runScheduledAt = 3L;
+
+        Tuple written = Tuple.fromBytes(r.encode());
+
+        assertEquals(1L, written.getLong(0), "the format an earlier release accepts");
+        assertEquals("lease-9", written.getString(18));
+        assertEquals(r.activity, written.getVersionstamp(24));
+    }
+
+    @Test
+    void aRecordReadsBackWholeWithTheFieldsAddedSince() {
+        JobRecord r = running();
+        r.finishedLease = "lease-2";
+        r.finishedAs = JobResult.FAILED;
+        r.runScheduledAt = 3L;
+        r.finishedBy = "nonce-1";
+        r.lastError = "boom";
+
+        JobRecord back = JobRecord.decode("email", "a", r.encode());
+
+        assertEquals(JobResult.FAILED, back.finishedAs);
+        assertEquals(3L, back.runScheduledAt);
+        assertEquals("nonce-1", back.finishedBy);
+        assertEquals("lease-2", back.finishedLease);
+        assertEquals(r.activity, back.activity);
+        assertEquals(r.view(), back.view());
+    }
+
+    private static JobRecord running() {
+        JobRecord r = new JobRecord("email", "a");
+        r.state = JobState.RUNNING;
+        r.priority = Priority.HIGH;
+        r.scheduledAt = 5;
+        r.lease = "lease-9";
+        r.activity = Versionstamp.complete(new byte[] {0, 0, 0, 0, 0, 0, 0, 1, 0, 2}, 7);
+        return r;
+    }
+}

@@ -1,0 +1,53 @@
+package io.jobfoundry.jobs.records;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class TokensTest {
+
+    @Test
+    void theSortableEncodingOrdersStringsAsItsBytesAreOrdered() {
+        Random random = new Random(42);
+        for (int i = 0; i < 10_000; i++) {
+            byte[] a = new byte[16];
+            byte[] b = new byte[16];
+            random.nextBytes(a);
+            random.nextBytes(b);
+            if (i % 3 == 0) {
+                System.arraycopy(a, 0, b, 0, random.nextInt(16)); // shared prefixes, as ids of one millisecond have
+            }
+            int bytes = Integer.signum(Arrays.compareUnsigned(a, b));
+            int strings = Integer.signum(Tokens.sortable(a).compareTo(Tokens.sortable(b)));
+            assertEquals(bytes, strings, () -> Arrays.toString(a) + " vs " + Arrays.toString(b));
+        }
+    }
+
+    @Test
+    void jobIdsSortByTheirMillisecondAndAreUrlSafe() {
+        long t = 1_790_000_000_000L;
+        String earlier = Tokens.jobId(t);
+        String later = Tokens.jobId(t + 1);
+        assertTrue(earlier.compareTo(later) < 0, earlier + " should sort before " + later);
+        assertTrue(Tokens.jobId(0).compareTo(Tokens.jobId((1L << 48) - 1)) < 0);
+        assertTrue(earlier.matches("[A-Za-z0-9_-]{22}"), earlier);
+        // The first 8 characters are the 48-bit time: equal for one millisecond, the rest random.
+        assertEquals(earlier.substring(0, 8), Tokens.jobId(t).substring(0, 8));
+    }
+
+    @Test
+    void jobIdsOfOneMillisecondDiffer() {
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            ids.add(Tokens.jobId(7));
+        }
+        assertEquals(10_000, ids.size());
+        assertNotEquals(Tokens.next(), Tokens.next());
+    }
+}
