@@ -1,0 +1,133 @@
+package io.jobfoundry.client;
+
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends a worker's finishes on one thread. Whatever is ready when a request can go goes in it: one finish
+ * alone, several in one {@code POST /v1/finish}. Under load, finishes pile up while a request is on its way,
+ * so the next request carries them all; when idle, each job is finished as soon as its handler returns.
+ */
+final class Finishes implements Runnable {
+
+    private static final System.Logger LOG = System.getLogger(Finishes.class.getName());
+    private static final int MAX_BATCH = 1000;
+
+    private record Pending(JobContext job, Finish finish) {
+    }
+
+    private final JobfoundryClient client;
+    private final Heartbeats heartbeats;
+    private final Counters counters;
+    private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private volatile boolean draining;
+    private volatile boolean batchesServed = true;
+
+    Finishes(JobfoundryClient client, Heartbeats heartbeats, Counters counters) {
+        this.client = client;
+        this.heartbeats = heartbeats;
+        this.counters = counters;
+    }
+
+    void submit(JobContext job, Finish finish) {
+        queue.add(new Pending(job, finish));
+    }
+
+    /** Sends what is queued, then ends the thread. */
+    void drainAndStop() {
+        draining = true;
+    }
+
+    @Override
+    public void run() {
+        while (true) {
+            Pending first;
+            try {
+                first = queue.poll(50, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (first == null) {
+                if (draining && queue.isEmpty()) {
+                    return;
+                }
+                continue;
+            }
+            List<Pending> batch = new ArrayList<>();
+            batch.add(first);
+            queue.drainTo(batch, MAX_BATCH - 1);
+            send(batch);
+        }
+    }
+
+    private void send(List<Pending> batch) {
+        if (batch.size() > 1 && batchesServed) {
+            try {
+                List<ItemResult> results = client.finishBatch(batch.stream().map(Pending::finish).toList());
+                counters.finishBatches.incrementAndGet();
+                counters.largestFinishBatch.accumulateAndGet(batch.size(), Math::max);
+                for (int i = 0; i < batch.size(); i++) {
+                    done(batch.get(i), results.get(i));
+                }
+                return;
+            } catch (ProblemException e) {
+                if (!e.unknownPath()) {
+                    lost(batch, e);
+                    return;
+                }
+                // A service older than the batch calls: finish one by one rather than lose the finishes.
+                batchesServed = false;
+                LOG.log(Level.WARNING, "the service does not serve POST /v1/finish; finishing jobs one by one");
+            } catch (JobfoundryException e) {
+                lost(batch, e);
+                return;
+            }
+        }
+        for (Pending p : batch) {
+            sendOne(p);
+        }
+    }
+
+    private void sendOne(Pending p) {
+        counters.finishCalls.incrementAndGet();
+        try {
+            client.finish(p.finish());
+            done(p, new ItemResult(200, null, null));
+        } catch (HaltException e) {
+            done(p, new ItemResult(409, null, e.reason()));
+        } catch (JobfoundryException e) {
+            lost(List.of(p), e);
+        }
+    }
+
+    /** The retries are spent: the job runs again after its activity timeout, as if this worker had died. */
+    private void lost(List<Pending> batch, JobfoundryException e) {
+        LOG.log(Level.WARNING, "{0} finish(es) could not be sent: {1}", batch.size(), e.getMessage());
+        for (Pending p : batch) {
+            counters.lostFinishes.incrementAndGet();
+            release(p);
+        }
+    }
+
+    private void done(Pending p, ItemResult result) {
+        if (result.ok()) {
+            (p.finish().outcome() == Outcome.SUCCEEDED ? counters.succeeded : counters.failed).incrementAndGet();
+        } else if (result.halted()) {
+            if (p.job().halt(result.reason() == null ? "removed" : result.reason())) {
+                counters.halted.incrementAndGet();
+            }
+        } else {
+            counters.lostFinishes.incrementAndGet();
+            LOG.log(Level.WARNING, "finish of {0}/{1} answered {2}", p.finish().type(), p.finish().id(), result.status());
+        }
+        release(p);
+    }
+
+    private void release(Pending p) {
+        heartbeats.remove(p.job());
+        counters.running.decrementAndGet();
+    }
+}

@@ -1,0 +1,116 @@
+package io.jobfoundry.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** One running job as its {@link JobHandler} sees it. Heartbeats are sent for it by the {@link Worker}. */
+public final class JobContext {
+
+    private final LeasedJob leased;
+    private final AtomicReference<Object> progress = new AtomicReference<>();
+    private volatile String haltReason;
+    private volatile boolean abandoned;
+    // Set once the handler returned and its finish is queued: the finish's own answer settles the job then.
+    volatile boolean finishing;
+    private Thread thread;
+    private boolean inHandler;
+
+    // Scheduling of the next heartbeat, owned by the heartbeat thread.
+    long nextBeatNanos;
+
+    JobContext(LeasedJob leased) {
+        this.leased = leased;
+    }
+
+    /** @return the job as it was accepted, with its lease */
+    public LeasedJob leasedJob() {
+        return leased;
+    }
+
+    /** @return the job as it was accepted */
+    public Job job() {
+        return leased.job();
+    }
+
+    /** @return the job's data as accepted, or {@code null} */
+    public JsonNode data() {
+        return leased.job().data();
+    }
+
+    /**
+     * The job's data bound to a Java type.
+     *
+     * @param <T> the type
+     * @param type the class to bind to
+     * @return the data, or {@code null} when the job has none
+     */
+    public <T> T dataAs(Class<T> type) {
+        return leased.job().dataAs(type);
+    }
+
+    /**
+     * Records progress: it replaces the job's data with the next heartbeat, where {@code GET} and event streams
+     * show it. Only the latest value set before a heartbeat is sent.
+     *
+     * @param data anything Jackson writes as a JSON object
+     */
+    public void progress(Object data) {
+        progress.set(data == null ? Json.MAPPER.nullNode() : data);
+    }
+
+    /** @return whether the service halted this job; the handler should stop, and its result will not be reported */
+    public boolean isHalted() {
+        return haltReason != null;
+    }
+
+    /** @return why the job was halted ({@code lease-lost}, {@code removed}, {@code cancelled}), or {@code null} */
+    public String haltReason() {
+        return haltReason;
+    }
+
+    Object takeProgress() {
+        return progress.getAndSet(null);
+    }
+
+    void restoreProgress(Object data) {
+        if (data != null) {
+            progress.compareAndSet(null, data);
+        }
+    }
+
+    /** Called on the handler's thread around the handler, so that an interrupt never outlives it. */
+    synchronized void enter() {
+        thread = Thread.currentThread();
+        inHandler = true;
+    }
+
+    synchronized void leave() {
+        inHandler = false;
+        Thread.interrupted();
+    }
+
+    /** @return whether this was the job's first halt (so that it is counted once) */
+    synchronized boolean halt(String reason) {
+        if (haltReason != null) {
+            return false;
+        }
+        haltReason = reason == null ? "halted" : reason;
+        interrupt();
+        return true;
+    }
+
+    void abandon() {
+        abandoned = true;
+        interrupt();
+    }
+
+    boolean abandoned() {
+        return abandoned;
+    }
+
+    private synchronized void interrupt() {
+        if (inHandler) {
+            thread.interrupt();
+        }
+    }
+}

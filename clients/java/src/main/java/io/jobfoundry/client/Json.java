@@ -1,0 +1,81 @@
+package io.jobfoundry.client;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reading the service's JSON by hand: no reflection, and members added to the API later do no harm. */
+final class Json {
+
+    // BigDecimal keeps job data's numbers as written, so data handed back to the service is unchanged.
+    static final ObjectMapper MAPPER = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+    private Json() {
+    }
+
+    static JsonNode parse(byte[] body) throws IOException {
+        return MAPPER.readTree(body);
+    }
+
+    static byte[] write(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsBytes(node);
+        } catch (IOException e) {
+            throw new JobfoundryException("cannot write JSON", e);
+        }
+    }
+
+    static <T> T convert(JsonNode node, Class<T> type) {
+        try {
+            return MAPPER.treeToValue(node, type);
+        } catch (IOException e) {
+            throw new JobfoundryException("cannot read the job's data as " + type.getName(), e);
+        }
+    }
+
+    static JsonNode toNode(Object value) {
+        return MAPPER.valueToTree(value);
+    }
+
+    static Job job(JsonNode n) {
+        if (n == null || !n.isObject()) {
+            throw new JobfoundryException("expected a job object, got " + n);
+        }
+        JsonNode data = n.get("data");
+        return new Job(text(n, "type"), text(n, "id"), JobState.of(text(n, "state")), JobResult.of(text(n, "result")),
+                data == null || data.isNull() ? null : data, text(n, "group"), Priority.of(text(n, "priority")),
+                time(n, "scheduledAt"), time(n, "createdAt"), time(n, "updatedAt"), time(n, "startedAt"),
+                time(n, "finishedAt"), text(n, "repeat"), n.path("attempt").asInt(), n.path("maxAttempts").asInt(),
+                text(n, "lastError"), n.path("resubmit").asBoolean(), text(n, "worker"), n);
+    }
+
+    static List<LeasedJob> leasedJobs(JsonNode array) {
+        List<LeasedJob> jobs = new ArrayList<>();
+        for (JsonNode n : array) {
+            jobs.add(new LeasedJob(job(n), text(n, "lease")));
+        }
+        return jobs;
+    }
+
+    static TypeInfo type(JsonNode n) {
+        BigDecimal seconds = n.path("activityTimeout").decimalValue();
+        return new TypeInfo(text(n, "type"), Duration.ofMillis(seconds.movePointRight(3).longValue()),
+                n.path("maxAttempts").asInt(), n);
+    }
+
+    static String text(JsonNode n, String name) {
+        JsonNode value = n.get(name);
+        return value == null || value.isNull() ? null : value.asText();
+    }
+
+    private static Instant time(JsonNode n, String name) {
+        String text = text(n, name);
+        return text == null ? null : Instant.parse(text);
+    }
+}

@@ -1,0 +1,133 @@
+package io.jobfoundry.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+
+/** One HTTP exchange with the service, repeated by the retry policy after a 503 or a lost connection. */
+final class Transport {
+
+    private static final String USER_AGENT = "jobfoundry-client-java/0.1";
+
+    private final URI base;
+    private final HttpClient http;
+    private final String authorization;
+    private final RetryPolicy retry;
+    private final Duration timeout;
+
+    Transport(URI base, HttpClient http, String token, RetryPolicy retry, Duration timeout) {
+        String text = base.toString();
+        this.base = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+        this.http = http;
+        this.authorization = token == null ? null : "Bearer " + token;
+        this.retry = retry;
+        this.timeout = timeout;
+    }
+
+    /** The answer; {@code body} is null for an empty one (204) or one that is not JSON. */
+    record Answer(int status, JsonNode body) {
+
+        boolean ok() {
+            return status >= 200 && status < 300;
+        }
+
+        ProblemException problem() {
+            boolean halt = status == 409 && body != null && HaltException.HALT_TYPE.equals(Json.text(body, "type"));
+            return halt ? new HaltException(body) : new ProblemException(status, body);
+        }
+
+        Answer orThrow() {
+            if (!ok()) {
+                throw problem();
+            }
+            return this;
+        }
+    }
+
+    /**
+     * Sends one call.
+     *
+     * @param idempotent whether the call may be repeated after it may have reached the service. A call that
+     *     is not (a create without an id) is repeated only when it surely did not: the connection was never made.
+     * @param longPoll how long the service may hold the answer back on purpose (accept's wait, waitFor's timeout)
+     */
+    Answer send(String method, String path, JsonNode body, boolean idempotent, Duration longPoll) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(timeout.plus(longPoll))
+                .header("User-Agent", USER_AGENT);
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        if (body != null) {
+            request.header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofByteArray(Json.write(body)));
+        } else {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        HttpRequest built = request.build();
+        for (int attempt = 1; ; attempt++) {
+            Duration retryAfter;
+            try {
+                HttpResponse<byte[]> response = http.send(built, HttpResponse.BodyHandlers.ofByteArray());
+                Answer answer = new Answer(response.statusCode(), json(response.body()));
+                if (answer.status() != 503 || !idempotent || attempt >= retry.maxAttempts()) {
+                    return answer;
+                }
+                retryAfter = retryAfter(response);
+            } catch (ConnectException | HttpConnectTimeoutException e) {
+                if (attempt >= retry.maxAttempts()) {
+                    throw new JobfoundryException(method + " " + path + ": cannot connect to " + base, e);
+                }
+                retryAfter = null;
+            } catch (IOException e) {
+                if (!idempotent || attempt >= retry.maxAttempts()) {
+                    throw new JobfoundryException(method + " " + path + ": " + e, e);
+                }
+                retryAfter = null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new JobfoundryException(method + " " + path + ": interrupted", e);
+            }
+            pause(retry.delay(attempt, retryAfter), method, path);
+        }
+    }
+
+    private static void pause(Duration delay, String method, String path) {
+        try {
+            Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JobfoundryException(method + " " + path + ": interrupted while waiting to retry", e);
+        }
+    }
+
+    private static Duration retryAfter(HttpResponse<?> response) {
+        Optional<String> header = response.headers().firstValue("Retry-After");
+        try {
+            return header.map(value -> Duration.ofSeconds(Long.parseLong(value.trim()))).orElse(null);
+        } catch (NumberFormatException e) {
+            return null; // an HTTP date: the policy's own delay will do
+        }
+    }
+
+    private static JsonNode json(byte[] body) {
+        if (body == null || body.length == 0) {
+            return null;
+        }
+        try {
+            return Json.parse(body);
+        } catch (IOException e) {
+            // A proxy's HTML error page: keep its text so that the problem says what came back.
+            String text = new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8);
+            return Json.MAPPER.createObjectNode().put("detail", text);
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.jobfoundry.client;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+/** The running service the *IT tests use, given by -Djobfoundry.url (clients/test.sh starts the packaged jar). */
+final class LiveService {
+
+    private LiveService() {
+    }
+
+    static String url() {
+        String url = System.getProperty("jobfoundry.url", System.getenv("JOBFOUNDRY_URL"));
+        if (url == null || url.isBlank()) {
+            throw new IllegalStateException("set -Djobfoundry.url=http://host:port to a running service");
+        }
+        return url;
+    }
+
+    static JobfoundryClient client() {
+        return JobfoundryClient.create(url());
+    }
+
+    /** A type of its own for each test, so tests sharing one service never see each other's jobs. */
+    static String newType(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** A type whose jobs come back one second after their processor goes quiet. */
+    static String quickType(JobfoundryClient client, String prefix) {
+        return quickType(client, prefix, 1);
+    }
+
+    /** A type whose jobs come back {@code seconds} after their processor goes quiet, and retry at once. */
+    static String quickType(JobfoundryClient client, String prefix, int seconds) {
+        String type = newType(prefix);
+        client.configureType(type, Map.of("activityTimeout", seconds, "backoff", Map.of("base", 0, "max", 0)));
+        return type;
+    }
+
+    static void awaitTrue(java.util.function.BooleanSupplier condition, Duration timeout, String what)
+            throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError(what + ": not within " + timeout);
+            }
+            Thread.sleep(20);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.jobfoundry.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class TransportTest {
+
+    private static final RetryPolicy FAST = new RetryPolicy(5, Duration.ofMillis(10), Duration.ofMillis(50));
+    private static final String UNAVAILABLE = "{\"type\":\"tag:jobfoundry.io,2026:problem/store-unavailable\","
+            + "\"title\":\"Store unavailable\",\"status\":503,\"detail\":\"the store did not answer in time\"}";
+
+    @Test
+    void a503IsRetriedWithBackoffUntilTheServiceAnswers() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        try (StubService stub = new StubService(r -> calls.incrementAndGet() <= 2
+                ? StubService.Reply.problem(503, UNAVAILABLE) : StubService.Reply.json(200, StubService.job("t", "a", "pending")))) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
+            Job job = client.get("t", "a").orElseThrow();
+            assertEquals("a", job.id());
+            assertEquals(3, stub.requests.size());
+        }
+    }
+
+    @Test
+    void retryAfterIsHonouredUpToTheCap() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        try (StubService stub = new StubService(r -> calls.incrementAndGet() == 1
+                ? new StubService.Reply(503, "application/problem+json", UNAVAILABLE, Map.of("Retry-After", "1"))
+                : StubService.Reply.json(200, StubService.job("t", "a", "pending")))) {
+            RetryPolicy policy = new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(400));
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(policy).build();
+            long start = System.nanoTime();
+            client.get("t", "a");
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            // Without Retry-After the policy would wait about a millisecond; Retry-After: 1 asks for a second,
+            // of which the policy's cap grants 400 ms (RetryPolicyTest checks the exact figure).
+            assertTrue(millis >= 400, "waited " + millis + " ms");
+        }
+    }
+
+    @Test
+    void persistent503EndsAsAProblemAfterTheLastAttempt() throws Exception {
+        try (StubService stub = new StubService(r -> StubService.Reply.problem(503, UNAVAILABLE))) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
+            ProblemException e = assertThrows(ProblemException.class, () -> client.cancel("t", "a"));
+            assertEquals(503, e.status());
+            assertEquals("the store did not answer in time", e.detail());
+            assertEquals(5, stub.requests.size());
+        }
+    }
+
+    @Test
+    void aCreateWithoutIdIsNotRepeatedAfterA503BecauseItMayHaveAddedTheJob() throws Exception {
+        try (StubService stub = new StubService(r -> StubService.Reply.problem(503, UNAVAILABLE))) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
+            assertThrows(ProblemException.class, () -> client.create("t", JobSpec.empty()));
+            assertEquals(1, stub.requests.size());
+            // A PUT names its job, so repeating it is safe.
+            assertThrows(ProblemException.class, () -> client.put("t", "a", JobSpec.empty()));
+            assertEquals(1 + 5, stub.requests.size());
+        }
+    }
+
+    @Test
+    void aLostConnectionIsRetried() throws Exception {
+        // The first connection is closed after the request is read, with no answer: a crashed proxy or a
+        // service restart. The second gets an answer.
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            AtomicInteger connections = new AtomicInteger();
+            Thread serving = new Thread(() -> {
+                try {
+                    while (true) {
+                        try (Socket s = server.accept()) {
+                            readRequest(s.getInputStream());
+                            if (connections.incrementAndGet() == 1) {
+                                continue; // closed without a word
+                            }
+                            byte[] body = StubService.job("t", "a", "pending").getBytes(StandardCharsets.UTF_8);
+                            OutputStream out = s.getOutputStream();
+                            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                                    + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                            out.write(body);
+                            out.flush();
+                        }
+                    }
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            });
+            serving.start();
+            JobfoundryClient client = JobfoundryClient.builder("http://127.0.0.1:" + server.getLocalPort())
+                    .retryPolicy(FAST).build();
+            assertEquals("a", client.get("t", "a").orElseThrow().id());
+            assertEquals(2, connections.get());
+        }
+    }
+
+    @Test
+    void anUnreachableServiceIsAJobfoundryExceptionAfterTheRetries() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort(); // closed again: nothing listens there
+        }
+        JobfoundryClient client = JobfoundryClient.builder("http://127.0.0.1:" + port).retryPolicy(FAST).build();
+        JobfoundryException e = assertThrows(JobfoundryException.class, () -> client.get("t", "a"));
+        assertFalse(e instanceof ProblemException);
+        assertInstanceOf(java.net.ConnectException.class, e.getCause());
+    }
+
+    @Test
+    void theTokenIsSentAsBearer() throws Exception {
+        try (StubService stub = new StubService(r -> StubService.Reply.json(200, StubService.job("t", "a", "pending")))) {
+            JobfoundryClient.builder(stub.url()).token("s3cret").build().get("t", "a");
+            JobfoundryClient.create(stub.url()).get("t", "a");
+            assertEquals("Bearer s3cret", stub.requests.get(0).header("Authorization"));
+            assertEquals(null, stub.requests.get(1).header("Authorization"));
+        }
+    }
+
+    @Test
+    void problemsAreTypedAndHaltsCarryTheirReason() throws Exception {
+        try (StubService stub = new StubService(r -> r.path().endsWith("/heartbeat")
+                ? StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\",\"title\":\"Halt\","
+                        + "\"status\":409,\"detail\":\"the job was cancelled\",\"reason\":\"cancelled\"}")
+                : StubService.Reply.problem(400, "{\"type\":\"tag:jobfoundry.io,2026:problem/invalid-request\","
+                        + "\"title\":\"Invalid request\",\"status\":400,\"detail\":\"bad\",\"field\":\"priority\"}"))) {
+            JobfoundryClient client = JobfoundryClient.create(stub.url());
+            HaltException halt = assertThrows(HaltException.class,
+                    () -> client.heartbeat(new Heartbeat("t", "a", "L", null)));
+            assertEquals("cancelled", halt.reason());
+            ProblemException bad = assertThrows(ProblemException.class, () -> client.create("t", JobSpec.empty()));
+            assertFalse(bad instanceof HaltException);
+            assertEquals(400, bad.status());
+            assertEquals("priority", bad.member("field"));
+            assertEquals("tag:jobfoundry.io,2026:problem/invalid-request", bad.type());
+        }
+    }
+
+    @Test
+    void idsArePercentEncodedAsUtf8() throws Exception {
+        try (StubService stub = new StubService(r -> StubService.Reply.json(200, StubService.job("t", "x", "pending")))) {
+            JobfoundryClient.create(stub.url()).get("t", "a b;c?é%");
+            assertEquals("/v1/jobs/t/a%20b%3Bc%3F%C3%A9%25", stub.requests.get(0).path());
+        }
+    }
+
+    private static void readRequest(InputStream in) throws IOException {
+        // Headers end with an empty line; the GETs here have no body.
+        int matched = 0;
+        int c;
+        while (matched < 4 && (c = in.read()) >= 0) {
+            matched = (c == '\r' || c == '\n') ? matched + 1 : 0;
+        }
+    }
+}

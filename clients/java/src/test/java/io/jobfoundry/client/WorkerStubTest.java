@@ -1,0 +1,194 @@
+package io.jobfoundry.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The worker against a stub service whose answers and timing the test controls, so that batching and
+ * halts happen exactly when the test needs them to. {@code WorkerIT} shows the same against the real service.
+ */
+class WorkerStubTest {
+
+    private static final String TYPE = "{\"type\":\"t\",\"activityTimeout\":0.3,\"maxAttempts\":25}";
+
+    @Test
+    void finishesReadyTogetherGoInOneBatchAndAcceptsAskForEveryFreeSlot() throws Exception {
+        // Job a finishes alone; the service holds that finish until the four others are done, so their finishes
+        // are all ready when the next request can go.
+        CountDownLatch firstFinishArrived = new CountDownLatch(1);
+        CountDownLatch othersDone = new CountDownLatch(4);
+        AtomicInteger accepts = new AtomicInteger();
+        try (StubService stub = new StubService(r -> {
+            if (r.path().endsWith("/finish") && firstFinishArrived.getCount() == 1) {
+                firstFinishArrived.countDown();
+                othersDone.await(5, TimeUnit.SECONDS);
+                awaitTrue(WorkerStubTest::handlerThreadsIdle, Duration.ofSeconds(5));
+            }
+            return switch (r.path()) {
+                case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+                case "/v1/accept" -> accepts.incrementAndGet() == 1
+                        ? StubService.Reply.json(200, leased("a", "b", "c", "d", "e")) : idle();
+                case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+                default -> StubService.Reply.json(200, StubService.job("t", "x", "running"));
+            };
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                if (!ctx.job().id().equals("a")) {
+                    firstFinishArrived.await();
+                    othersDone.countDown();
+                }
+                return null;
+            }, "t").concurrency(5).acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> worker.stats().succeeded() == 5, Duration.ofSeconds(10));
+            assertTrue(worker.shutdown(Duration.ofSeconds(5)));
+
+            JsonNode firstAccept = Json.MAPPER.readTree(stub.requests("/v1/accept").get(0).body());
+            assertEquals(5, firstAccept.get("max").asInt(), "the first accept asks for every free slot");
+            assertEquals(1, stub.requests("/v1/jobs/t/a/finish").size());
+            List<StubService.Request> batches = stub.requests("/v1/finish");
+            assertEquals(1, batches.size(), "the four ready finishes went in one request");
+            assertEquals(4, Json.MAPPER.readTree(batches.get(0).body()).get("jobs").size());
+            WorkerStats stats = worker.stats();
+            assertEquals(1, stats.finishCalls());
+            assertEquals(1, stats.finishBatches());
+            assertEquals(4, stats.largestFinishBatch());
+            assertEquals(5, stats.largestAccept());
+        }
+    }
+
+    @Test
+    void aHaltInABatchHeartbeatInterruptsThatHandlerOnlyAndItIsNeverFinished() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        CountDownLatch bStarted = new CountDownLatch(1);
+        AtomicBoolean bInterrupted = new AtomicBoolean();
+        CountDownLatch bStopped = new CountDownLatch(1);
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a", "b")) : idle();
+            // The halt comes once b's handler runs, to show it stop.
+            case "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(),
+                    bStarted.getCount() == 0 ? Set.of("b") : Set.of()));
+            case "/v1/finish" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+            case "/v1/jobs/t/b/heartbeat" -> bStarted.getCount() > 0
+                    ? StubService.Reply.json(200, StubService.job("t", "b", "running"))
+                    : StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\","
+                    + "\"status\":409,\"reason\":\"cancelled\"}");
+            default -> StubService.Reply.json(200, StubService.job("t", "x", "finished"));
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                if (ctx.job().id().equals("b")) {
+                    bStarted.countDown();
+                    try {
+                        Thread.sleep(10_000);
+                    } catch (InterruptedException e) {
+                        bInterrupted.set(true);
+                    } finally {
+                        bStopped.countDown();
+                    }
+                    return "returned after the halt";
+                }
+                bStopped.await(); // "a" keeps running until "b" was halted, so that they beat together
+                return null;
+            }, "t").concurrency(2).acceptWait(Duration.ofMillis(100)).build().start();
+            assertTrue(bStopped.await(5, TimeUnit.SECONDS), "the halted handler stopped");
+            awaitTrue(() -> worker.stats().running() == 0, Duration.ofSeconds(5));
+            worker.shutdown(Duration.ofSeconds(5));
+
+            assertTrue(bInterrupted.get(), "the handler of b was interrupted");
+            assertFalse(stub.requests.stream().anyMatch(r -> r.path().endsWith("/b/finish")
+                    || (r.path().equals("/v1/finish") && r.body().contains("\"b\""))), "b was never finished");
+            assertTrue(stub.requests.stream().anyMatch(r -> r.path().endsWith("/a/finish")), "a was finished");
+            WorkerStats stats = worker.stats();
+            assertEquals(1, stats.halted());
+            assertEquals(1, stats.succeeded());
+            assertTrue(stats.heartbeatBatches() >= 1, "jobs accepted together beat together: " + stats);
+        }
+    }
+
+    @Test
+    void aServiceWithoutBatchCallsGetsSingleCallsAndLosesNothing() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        String unknownPath = "{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404}";
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a", "b", "c")) : idle();
+            case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.problem(404, unknownPath);
+            default -> StubService.Reply.json(200, StubService.job("t", "x", "running"));
+        })) {
+            CountDownLatch together = new CountDownLatch(3);
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                together.countDown();
+                together.await(5, TimeUnit.SECONDS);
+                Thread.sleep(250); // long enough to beat together: 0.3 s timeout, a beat every 0.1 s
+                return null;
+            }, "t").concurrency(3).acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> worker.stats().succeeded() == 3, Duration.ofSeconds(10));
+            worker.shutdown(Duration.ofSeconds(5));
+
+            WorkerStats stats = worker.stats();
+            assertEquals(0, stats.lostFinishes());
+            assertEquals(0, stats.finishBatches());
+            assertEquals(0, stats.heartbeatBatches());
+            assertEquals(3, stub.requests.stream().filter(r -> r.path().matches("/v1/jobs/t/[abc]/finish")).count());
+            assertTrue(stub.requests("/v1/finish").size() <= 1, "the batch call was tried once, then no more");
+            assertEquals(1, stub.requests("/v1/heartbeat").size(), "jobs accepted together tried one batch beat, then no more");
+            assertTrue(stats.heartbeatCalls() >= 3, "heartbeats went one by one: " + stats);
+        }
+    }
+
+    private static StubService.Reply idle() throws InterruptedException {
+        Thread.sleep(50);
+        return new StubService.Reply(204, null, null, java.util.Map.of());
+    }
+
+    private static String leased(String... ids) {
+        StringBuilder out = new StringBuilder("[");
+        for (String id : ids) {
+            String job = StubService.job("t", id, "running");
+            out.append(out.length() > 1 ? "," : "").append(job, 0, job.length() - 1)
+                    .append(",\"lease\":\"L-").append(id).append("\"}");
+        }
+        return out.append("]").toString();
+    }
+
+    /** A batch answer: 200 for each item, 409 cancelled for those named. */
+    private static String results(String body, Set<String> halted) throws Exception {
+        StringBuilder out = new StringBuilder("{\"results\":[");
+        for (JsonNode item : Json.MAPPER.readTree(body).get("jobs")) {
+            String id = item.get("id").asText();
+            out.append(out.charAt(out.length() - 1) == '[' ? "" : ",");
+            out.append(halted.contains(id) ? "{\"status\":409,\"reason\":\"cancelled\"}"
+                    : "{\"status\":200,\"job\":" + StubService.job("t", id, "running") + "}");
+        }
+        return out.append("]}").toString();
+    }
+
+    /** Every handler thread waits for work: none is between its handler's return and queueing the finish. */
+    private static boolean handlerThreadsIdle() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("jobfoundry-") && t.getName().contains("-handler-"))
+                .allMatch(t -> t.getState() == Thread.State.WAITING);
+    }
+
+    static void awaitTrue(java.util.function.BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("condition not met within " + timeout);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+}

@@ -1,0 +1,17 @@
+"""Jobfoundry client: producer calls (:class:`Client`) and a worker runtime (:class:`Worker`), standard
+library only."""
+from ._context import JobContext
+from .client import Client, job_members
+from .errors import HaltError, JobfoundryError, JobInterrupted, ProblemError
+from .models import (NO_RETRY, UNSET, Finish, Heartbeat, ItemResult, Job, LeasedJob, NewJob, RetryPolicy, Saved,
+                     TypeInfo)
+from .worker import Handler, Worker, WorkerStats
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Client", "job_members", "Worker", "WorkerStats", "Handler", "JobContext",
+    "JobfoundryError", "ProblemError", "HaltError", "JobInterrupted",
+    "Job", "LeasedJob", "TypeInfo", "Saved", "NewJob", "Finish", "Heartbeat", "ItemResult", "RetryPolicy",
+    "NO_RETRY", "UNSET",
+]

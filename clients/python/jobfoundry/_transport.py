@@ -1,0 +1,190 @@
+"""One HTTP exchange with the service over a kept-alive connection per thread, repeated by the retry policy
+after a 503 or a lost connection."""
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from typing import Any, Dict, Optional, Set, Tuple
+from urllib.parse import urlsplit
+
+from .errors import HALT_TYPE, HaltError, JobfoundryError, ProblemError
+from .models import RetryPolicy
+
+USER_AGENT = "jobfoundry-client-python/0.1"
+
+
+class Answer:
+    """A status and the JSON body (None when empty or not JSON)."""
+
+    __slots__ = ("status", "body")
+
+    def __init__(self, status: int, body: Any) -> None:
+        self.status = status
+        self.body = body
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.status < 300
+
+    def problem(self) -> ProblemError:
+        body = self.body if isinstance(self.body, dict) else None
+        if self.status == 409 and body is not None and body.get("type") == HALT_TYPE:
+            return HaltError(body)
+        return ProblemError(self.status, body)
+
+    def or_raise(self) -> "Answer":
+        if not self.ok:
+            raise self.problem()
+        return self
+
+
+class Transport:
+    def __init__(self, base_url: str, token: Optional[str], retry: RetryPolicy, timeout: float) -> None:
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not an http(s) URL: {base_url!r}")
+        self._https = parts.scheme == "https"
+        self._host = parts.hostname
+        self._port = parts.port or (443 if self._https else 80)
+        self._prefix = parts.path.rstrip("/")
+        self._headers = {"User-Agent": USER_AGENT}
+        if token:
+            self._headers["Authorization"] = f"Bearer {token}"
+        self._retry = retry
+        self._timeout = timeout
+        self._lock = threading.Lock()
+        self._connections: Dict[int, http.client.HTTPConnection] = {}
+        self._aborted: Set[int] = set()
+
+    def abort(self, thread_ident: Optional[int]) -> None:
+        """Cuts the connection a thread is using, so that its call (a long poll) ends at once: the service sees
+        the client leave and hands it nothing. The thread's calls from now on fail at once, without retries: the
+        thread is on its way out (a worker's acceptor at shutdown)."""
+        if thread_ident is None:
+            return
+        with self._lock:
+            self._aborted.add(thread_ident)
+            conn = self._connections.pop(thread_ident, None)
+        if conn is not None:
+            if conn.sock is not None:
+                try:
+                    conn.sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            conn.close()
+
+    def forget(self, thread_ident: Optional[int]) -> None:
+        """Ends an abort once its thread has ended: thread idents are reused by new threads."""
+        with self._lock:
+            self._aborted.discard(thread_ident)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        with self._lock:
+            conns, self._connections = list(self._connections.values()), {}
+        for conn in conns:
+            conn.close()
+
+    def send(self, method: str, path: str, body: Any = None, idempotent: bool = True,
+             long_poll: float = 0.0) -> Answer:
+        """Sends one call. A call that is not idempotent (a create without an id) is repeated only when the
+        connection could not be made, since otherwise it may have taken effect."""
+        payload = None if body is None else json.dumps(body, separators=(",", ":")).encode("utf-8")
+        headers = dict(self._headers)
+        if payload is not None:
+            headers["Content-Type"] = "application/json"
+        attempt = 0
+        while True:
+            attempt += 1
+            retry_after: Optional[float] = None
+            self._check_aborted(method, path)
+            try:
+                status, answer_headers, raw = self._exchange(method, path, payload, headers, long_poll)
+                answer = Answer(status, _json(raw))
+                if status != 503 or not idempotent or attempt >= self._retry.max_attempts:
+                    return answer
+                retry_after = _retry_after(answer_headers)
+            except ConnectionRefusedError as e:
+                if attempt >= self._retry.max_attempts:
+                    raise JobfoundryError(f"{method} {path}: cannot connect to {self._host}:{self._port}") from e
+            except (OSError, http.client.HTTPException) as e:
+                if not idempotent or attempt >= self._retry.max_attempts:
+                    raise JobfoundryError(f"{method} {path}: {e!r}") from e
+            except Exception as e:
+                # abort() closed the connection under this thread mid-call: whatever that broke, it was asked for
+                self._check_aborted(method, path)
+                raise
+            self._check_aborted(method, path)
+            time.sleep(self._retry.delay(attempt, retry_after))
+
+    def _check_aborted(self, method: str, path: str) -> None:
+        if threading.get_ident() in self._aborted:
+            raise JobfoundryError(f"{method} {path}: aborted")
+
+    def _exchange(self, method: str, path: str, payload: Optional[bytes], headers: Dict[str, str],
+                  long_poll: float) -> Tuple[int, http.client.HTTPMessage, bytes]:
+        conn = self._connection()
+        try:
+            conn.timeout = self._timeout + long_poll
+            if conn.sock is not None:
+                conn.sock.settimeout(conn.timeout)
+            conn.request(method, self._prefix + path, body=payload, headers=headers)
+            response = conn.getresponse()
+            raw = response.read()
+            if response.will_close:
+                self._drop(conn)
+            return response.status, response.headers, raw
+        except BaseException:
+            self._drop(conn)  # a connection in an unknown state is never reused
+            raise
+
+    def _connection(self) -> http.client.HTTPConnection:
+        ident = threading.get_ident()
+        with self._lock:
+            if ident in self._aborted:
+                raise http.client.NotConnected("aborted")
+            conn = self._connections.get(ident)
+            if conn is None:
+                # Threads that ended leave their connection behind: close those before adding one.
+                alive = {t.ident for t in threading.enumerate()}
+                for gone in [i for i in self._connections if i not in alive]:
+                    self._connections.pop(gone).close()
+                cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+                conn = cls(self._host, self._port, timeout=self._timeout)
+                # http.client would silently reconnect a connection abort() closed, and the long poll it was
+                # meant to end would start again: connections are opened here, and only here.
+                conn.auto_open = 0
+                self._connections[ident] = conn
+        if conn.sock is None:
+            conn.connect()
+            if ident in self._aborted:  # abort() came while connecting, and found nothing to cut
+                conn.close()
+                raise http.client.NotConnected("aborted")
+        return conn
+
+    def _drop(self, conn: http.client.HTTPConnection) -> None:
+        with self._lock:
+            for ident, known in list(self._connections.items()):
+                if known is conn:
+                    del self._connections[ident]
+        conn.close()
+
+
+def _json(raw: bytes) -> Any:
+    if not raw:
+        return None
+    try:
+        return json.loads(raw)
+    except ValueError:
+        # A proxy's HTML error page: keep its start so that the problem says what came back.
+        return {"detail": raw[:200].decode("utf-8", "replace")}
+
+
+def _retry_after(headers: http.client.HTTPMessage) -> Optional[float]:
+    value = headers.get("Retry-After")
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None  # an HTTP date: the policy's own delay will do

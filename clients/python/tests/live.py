@@ -1,0 +1,22 @@
+"""The running service the live tests use: JOBFOUNDRY_URL (clients/test.sh starts the packaged jar)."""
+import os
+import unittest
+import uuid
+
+from jobfoundry import Client
+
+URL = os.environ.get("JOBFOUNDRY_URL")
+
+requires_service = unittest.skipUnless(URL, "JOBFOUNDRY_URL is not set: no service to test against")
+
+
+def new_type(prefix: str) -> str:
+    """A type of its own for each test, so that tests sharing one service never see each other's jobs."""
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def quick_type(client: Client, prefix: str, seconds: int = 1) -> str:
+    """A type whose jobs come back ``seconds`` after their processor goes quiet, and retry at once."""
+    type_ = new_type(prefix)
+    client.configure_type(type_, {"activityTimeout": seconds, "backoff": {"base": 0, "max": 0}})
+    return type_

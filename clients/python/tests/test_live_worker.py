@@ -1,0 +1,201 @@
+"""The worker runtime against the real service; each test uses a type of its own."""
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+from jobfoundry import Client, Worker
+
+from .live import URL, quick_type, requires_service
+from .stub import await_true
+
+LONG = 30.0
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@requires_service
+class WorkerTest(unittest.TestCase):
+    def setUp(self):
+        self.client = Client(URL)
+        self.addCleanup(self.client.close)
+
+    def start(self, handler, type_, **options) -> Worker:
+        worker = Worker(self.client, handler, [type_], **options).start()
+        self.addCleanup(worker.shutdown, 5)
+        return worker
+
+    def test_a_job_is_handled_with_its_data_progress_and_result(self):
+        c, t = self.client, quick_type(self.client, "py-work")
+        job = c.create(t, data={"n": 2})
+        progress_seen = threading.Event()
+
+        def handler(ctx):
+            ctx.progress({"n": ctx.data["n"], "step": 1})
+            if not progress_seen.wait(20):
+                raise AssertionError("the test did not see the progress")
+            return {"n": ctx.data["n"] * 2}
+
+        self.start(handler, t)
+        await_true(lambda: "step" in (c.get(t, job.id).data or {}), LONG, "progress shown by GET")
+        progress_seen.set()
+        done = c.wait_for(t, job.id, "finished", LONG)
+        self.assertEqual(("succeeded", {"n": 4}, 0), (done.result, done.data, done.attempt))
+
+    def test_an_exception_fails_the_job_with_its_message(self):
+        c, t = self.client, quick_type(self.client, "py-fail")
+        job = c.create(t, max_attempts=1)
+
+        def handler(ctx):
+            raise RuntimeError("smtp 451: try later")
+
+        worker = self.start(handler, t)
+        done = c.wait_for(t, job.id, "finished", LONG)
+        self.assertEqual(("failed", "smtp 451: try later"), (done.result, done.last_error))
+        await_true(lambda: worker.stats().failed == 1, LONG, "counted as failed")
+
+    def test_heartbeats_keep_a_job_longer_than_its_activity_timeout(self):
+        # 2 s rather than 1: a loaded machine may hold a beat up for a moment, which is not what this is about.
+        c, t = self.client, quick_type(self.client, "py-long", 2)
+        job = c.create(t)
+        worker = self.start(lambda ctx: time.sleep(5), t, concurrency=1)  # two and a half timeouts
+        done = c.wait_for(t, job.id, "finished", LONG)
+        self.assertEqual(("succeeded", 0), (done.result, done.attempt), "never timed out")
+        self.assertGreaterEqual(worker.stats().heartbeat_calls, 6, "beats every third of the timeout")
+
+    def test_a_halt_interrupts_the_handler_and_the_job_is_never_finished(self):
+        c, t = self.client, quick_type(self.client, "py-halt")
+        job = c.create(t)
+        started, interrupted = threading.Event(), threading.Event()
+
+        def handler(ctx):
+            started.set()
+            try:
+                ctx.sleep(60)
+            except BaseException:
+                interrupted.set()
+            return {"finished": "by a handler that ignored the halt"}  # must not be reported
+
+        worker = self.start(handler, t)
+        self.assertTrue(started.wait(LONG))
+        c.cancel(t, job.id)
+        self.assertTrue(interrupted.wait(10), "the handler was interrupted")
+        await_true(lambda: worker.stats().running == 0, LONG, "the job let go")
+        done = c.get(t, job.id)
+        self.assertEqual("cancelled", done.result)
+        self.assertNotIn("finished", done.data or {})
+        stats = worker.stats()
+        self.assertEqual((1, 0, 0), (stats.halted, stats.succeeded, stats.finish_calls + stats.finish_batches))
+
+    def test_a_removed_jobs_handler_is_stopped_even_in_a_busy_loop(self):
+        c, t = self.client, quick_type(self.client, "py-halt")
+        job = c.create(t)
+        started, reason = threading.Event(), []
+
+        def handler(ctx):
+            started.set()
+            try:
+                while True:  # never looks at ctx: only a real interruption ends it
+                    pass
+            finally:
+                reason.append(ctx.halt_reason)
+
+        worker = self.start(handler, t)
+        self.assertTrue(started.wait(LONG))
+        self.assertTrue(c.remove(t, job.id))
+        await_true(lambda: reason, LONG, "the handler stopped")
+        self.assertIn(reason[0], ("removed", "lease-lost"))
+        self.assertEqual(0, worker.stats().failed)
+
+    def test_a_crashed_workers_job_comes_back_to_another(self):
+        c, t = self.client, quick_type(self.client, "py-crash")
+        job = c.create(t, data={"n": 1})
+        crasher = subprocess.Popen([sys.executable, "-m", "tests.crashing_worker", URL, t], cwd=HERE)
+        try:
+            taken = c.wait_for(t, job.id, "running", 60)
+            self.assertEqual(("running", "crasher"), (taken.state, taken.worker))
+        finally:
+            crasher.send_signal(signal.SIGKILL)  # no shutdown, no last heartbeat
+            crasher.wait(10)
+        seen = []
+        self.start(lambda ctx: seen.append(ctx.job), t, name="rescuer")
+        done = c.wait_for(t, job.id, "finished", LONG)
+        self.assertEqual("succeeded", done.result)
+        self.assertEqual(1, seen[0].attempt, "the crashed run counted as an attempt")
+        self.assertIsNotNone(seen[0].last_error, "and says why")
+        self.assertEqual("rescuer", seen[0].worker)
+
+    def test_shutdown_lets_running_jobs_finish_and_leaves_the_rest_pending(self):
+        c, t = self.client, quick_type(self.client, "py-drain")
+        ids = [c.create(t).id for _ in range(10)]
+        first = Worker(c, lambda ctx: time.sleep(0.5), [t], concurrency=3).start()
+        await_true(lambda: first.stats().accepted >= 3, LONG, "three running")
+        self.assertTrue(first.shutdown(20), "every running job finished in time")
+        stats = first.stats()
+        self.assertEqual(stats.accepted, stats.succeeded)
+        states = [c.get(t, i).state for i in ids]
+        self.assertNotIn("running", states, "nothing is left running")
+        self.assertEqual(stats.succeeded, states.count("finished"))
+        self.assertLess(states.count("finished"), 10, "the shutdown stopped taking jobs")
+
+        self.start(lambda ctx: None, t, concurrency=3)
+        await_true(lambda: c.type(t).counts["succeeded"] == 10, LONG, "the rest done by another worker")
+
+    def test_shutdown_cuts_a_waiting_accept_without_taking_a_job(self):
+        c, t = self.client, quick_type(self.client, "py-idle")
+        handled = []
+        worker = Worker(c, handled.append, [t], accept_wait=60).start()
+        time.sleep(0.5)  # the accept is waiting on the service
+        started = time.monotonic()
+        self.assertTrue(worker.shutdown(10))
+        self.assertLess(time.monotonic() - started, 10, "did not wait out the accept")
+        job = c.create(t)
+        time.sleep(0.5)
+        self.assertEqual("pending", c.get(t, job.id).state, "no job went to the worker that left")
+        self.assertEqual([], handled)
+
+    def test_a_job_still_running_at_the_deadline_comes_back_later(self):
+        c, t = self.client, quick_type(self.client, "py-deadline")
+        job = c.create(t)
+        started, interrupted = threading.Event(), threading.Event()
+
+        def slow(ctx):
+            started.set()
+            try:
+                ctx.sleep(60)
+            except BaseException:
+                interrupted.set()
+                raise
+
+        worker = Worker(c, slow, [t]).start()
+        self.assertTrue(started.wait(LONG))
+        self.assertFalse(worker.shutdown(0.2), "the deadline passed")
+        self.assertTrue(interrupted.is_set())
+        self.assertEqual((1, 0), (worker.stats().abandoned, worker.stats().failed), "abandoned, not failed")
+        self.start(lambda ctx: None, t)
+        self.assertEqual("succeeded", c.wait_for(t, job.id, "finished", LONG).result)
+
+    def test_under_load_accepts_take_every_free_slot_and_finishes_and_heartbeats_go_in_batches(self):
+        c, t = self.client, quick_type(self.client, "py-load")
+        for i in range(24):
+            c.create(t, data={"n": i})
+        together = threading.Barrier(8)
+
+        def handler(ctx):
+            together.wait(20)  # eight at once, so that their heartbeats and finishes coincide
+            time.sleep(0.7)
+
+        worker = self.start(handler, t, concurrency=8)
+        await_true(lambda: c.type(t).counts["succeeded"] == 24, LONG, "all done")
+        stats = worker.stats()
+        self.assertEqual(8, stats.largest_accept, f"one accept filled every slot: {stats}")
+        self.assertTrue(stats.finish_batches >= 1 and stats.largest_finish_batch > 1, f"batched finishes: {stats}")
+        self.assertGreaterEqual(stats.heartbeat_batches, 1, f"batched heartbeats: {stats}")
+        self.assertEqual(24, stats.succeeded)
+        self.assertEqual(0, stats.halted, f"no lease was lost, and a beat crossing a finish is no halt: {stats}")
+
+
+if __name__ == "__main__":
+    unittest.main()

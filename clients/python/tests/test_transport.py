@@ -1,0 +1,166 @@
+import socket
+import threading
+import time
+import unittest
+
+from jobfoundry import Client, HaltError, Heartbeat, JobfoundryError, ProblemError, RetryPolicy
+
+from .stub import NO_HEADERS, StubService, halt_problem, job
+
+FAST = RetryPolicy(5, 0.01, 0.05)
+UNAVAILABLE = {"type": "tag:jobfoundry.io,2026:problem/store-unavailable", "title": "Store unavailable",
+               "status": 503, "detail": "the store did not answer in time"}
+
+
+class TransportTest(unittest.TestCase):
+    def test_a_503_is_retried_with_backoff_until_the_service_answers(self):
+        calls = []
+
+        def answer(r):
+            calls.append(r)
+            return (503, UNAVAILABLE, NO_HEADERS) if len(calls) <= 2 else (200, job("t", "a"), NO_HEADERS)
+
+        with StubService(answer) as stub:
+            with Client(stub.url, retry=FAST) as client:
+                self.assertEqual("a", client.get("t", "a").id)
+            self.assertEqual(3, len(stub.requests))
+
+    def test_retry_after_is_honoured_up_to_the_cap(self):
+        calls = []
+
+        def answer(r):
+            calls.append(r)
+            if len(calls) == 1:
+                return 503, UNAVAILABLE, {"Retry-After": "1"}
+            return 200, job("t", "a"), NO_HEADERS
+
+        with StubService(answer) as stub:
+            start = time.monotonic()
+            with Client(stub.url, retry=RetryPolicy(3, 0.001, 0.4)) as client:
+                client.get("t", "a")
+            # Without Retry-After the wait would be about a millisecond; the cap grants 0.4 s of the asked 1 s.
+            self.assertGreaterEqual(time.monotonic() - start, 0.4)
+
+    def test_persistent_503_ends_as_a_problem_after_the_last_attempt(self):
+        with StubService(lambda r: (503, UNAVAILABLE, NO_HEADERS)) as stub:
+            with Client(stub.url, retry=FAST) as client, self.assertRaises(ProblemError) as caught:
+                client.cancel("t", "a")
+            self.assertEqual(503, caught.exception.status)
+            self.assertEqual("the store did not answer in time", caught.exception.detail)
+            self.assertEqual(5, len(stub.requests))
+
+    def test_a_create_without_id_is_not_repeated_after_a_503(self):
+        with StubService(lambda r: (503, UNAVAILABLE, NO_HEADERS)) as stub:
+            client = Client(stub.url, retry=FAST)
+            self.addCleanup(client.close)
+            with self.assertRaises(ProblemError):
+                client.create("t")
+            self.assertEqual(1, len(stub.requests), "a repeated POST could add a second job")
+            with self.assertRaises(ProblemError):
+                client.put("t", "a")
+            self.assertEqual(1 + 5, len(stub.requests), "a PUT names its job: safe to repeat")
+
+    def test_a_lost_connection_is_retried(self):
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen(5)
+        connections = []
+
+        def serve():
+            body = ('{"type":"t","id":"a","state":"pending","result":null,"data":null,"group":"",'
+                    '"priority":"low","scheduledAt":null,"createdAt":null,"updatedAt":null,"startedAt":null,'
+                    '"finishedAt":null,"repeat":null,"attempt":0,"maxAttempts":25,"lastError":null,'
+                    '"resubmit":false,"worker":null}').encode()
+            while True:
+                try:
+                    conn, _ = server.accept()
+                except OSError:
+                    return
+                with conn:
+                    data = b""
+                    while b"\r\n\r\n" not in data:
+                        chunk = conn.recv(4096)
+                        if not chunk:
+                            break
+                        data += chunk
+                    connections.append(data)
+                    if len(connections) == 1:
+                        continue  # closed without a word: a crashed proxy, a restarting service
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                                 + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+
+        threading.Thread(target=serve, daemon=True).start()
+        try:
+            client = Client(f"http://127.0.0.1:{server.getsockname()[1]}", retry=FAST)
+            self.addCleanup(client.close)
+            self.assertEqual("a", client.get("t", "a").id)
+            self.assertEqual(2, len(connections))
+        finally:
+            server.close()
+
+    def test_an_unreachable_service_is_a_jobfoundry_error_after_the_retries(self):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()  # nothing listens there now
+        with self.assertRaises(JobfoundryError) as caught:
+            Client(f"http://127.0.0.1:{port}", retry=FAST).get("t", "a")
+        self.assertNotIsInstance(caught.exception, ProblemError)
+        self.assertIsInstance(caught.exception.__cause__, ConnectionRefusedError)
+
+    def test_the_token_is_sent_as_bearer(self):
+        with StubService(lambda r: (200, job("t", "a"), NO_HEADERS)) as stub:
+            with Client(stub.url, token="s3cret") as client:
+                client.get("t", "a")
+            with Client(stub.url) as client:
+                client.get("t", "a")
+            self.assertEqual("Bearer s3cret", stub.requests[0].headers.get("authorization"))
+            self.assertNotIn("authorization", stub.requests[1].headers)
+
+    def test_problems_are_typed_and_halts_carry_their_reason(self):
+        def answer(r):
+            if r.path.endswith("/heartbeat"):
+                return 409, halt_problem("cancelled"), NO_HEADERS
+            return 400, {"type": "tag:jobfoundry.io,2026:problem/invalid-request", "title": "Invalid request",
+                         "status": 400, "detail": "bad", "field": "priority"}, NO_HEADERS
+
+        with StubService(answer) as stub:
+            client = Client(stub.url)
+            self.addCleanup(client.close)
+            with self.assertRaises(HaltError) as halt:
+                client.heartbeat(Heartbeat("t", "a", "L"))
+            self.assertEqual("cancelled", halt.exception.reason)
+            with self.assertRaises(ProblemError) as bad:
+                client.create("t", priority="urgent")
+            self.assertNotIsInstance(bad.exception, HaltError)
+            self.assertEqual(400, bad.exception.status)
+            self.assertEqual("priority", bad.exception.member("field"))
+
+    def test_ids_are_percent_encoded_as_utf8(self):
+        with StubService(lambda r: (200, job("t", "x"), NO_HEADERS)) as stub:
+            with Client(stub.url) as client:
+                client.get("t", "a b;c?é%")
+            self.assertEqual("/v1/jobs/t/a%20b%3Bc%3F%C3%A9%25", stub.requests[0].path)
+
+
+class RetryPolicyTest(unittest.TestCase):
+    def test_delays_double_with_equal_jitter_and_stop_at_the_cap(self):
+        policy = RetryPolicy(10, 0.1, 1.0)
+        for attempt, full in enumerate([0.1, 0.2, 0.4, 0.8, 1.0, 1.0], start=1):
+            seen = {policy.delay(attempt) for _ in range(200)}
+            self.assertTrue(all(full / 2 <= d <= full for d in seen), (attempt, min(seen), max(seen)))
+            self.assertGreater(len(seen), 10, "delays are jittered")
+
+    def test_retry_after_raises_the_delay_up_to_the_cap(self):
+        self.assertEqual(0.4, RetryPolicy(5, 0.01, 0.4).delay(1, 1.0))
+        self.assertEqual(1.0, RetryPolicy(5, 0.01, 5.0).delay(1, 1.0))
+
+    def test_nonsense_is_refused(self):
+        with self.assertRaises(ValueError):
+            RetryPolicy(0)
+        with self.assertRaises(ValueError):
+            RetryPolicy(3, 2.0, 1.0)
+
+
+if __name__ == "__main__":
+    unittest.main()

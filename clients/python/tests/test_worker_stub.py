@@ -1,0 +1,144 @@
+"""The worker against a stub service whose answers and timing the test controls, so that batching and halts
+happen exactly when the test needs them; test_live_worker shows the same against the real service."""
+import threading
+import unittest
+
+from jobfoundry import Client, Worker
+
+from .stub import NO_HEADERS, StubService, await_true, halt_problem, job, leased, results
+
+TYPE = {"type": "t", "activityTimeout": 0.3, "maxAttempts": 25, "counts": {}}
+
+
+def idle():
+    threading.Event().wait(0.05)
+    return 204, None, NO_HEADERS
+
+
+class WorkerStubTest(unittest.TestCase):
+    def test_finishes_ready_together_go_in_one_batch_and_accepts_ask_for_every_free_slot(self):
+        # Job a finishes alone; the service holds that finish until the four others are done, so their finishes
+        # are all ready when the next request can go.
+        first_finish_arrived = threading.Event()
+        others_done = threading.Semaphore(0)
+        accepts = []
+
+        def answer(r):
+            if r.path.endswith("/finish") and not first_finish_arrived.is_set():
+                first_finish_arrived.set()
+                for _ in range(4):
+                    others_done.acquire(timeout=5)
+                # ...and until their handler threads are gone, so that each finish is queued
+                await_true(lambda: not any(t.name.startswith("jobfoundry-") and t.name.endswith(
+                    ("-handler-b", "-handler-c", "-handler-d", "-handler-e")) for t in threading.enumerate()), 5)
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                accepts.append(r)
+                return (200, leased("t", "a", "b", "c", "d", "e"), NO_HEADERS) if len(accepts) == 1 else idle()
+            if r.path in ("/v1/finish", "/v1/heartbeat"):
+                return 200, results(r.json()), NO_HEADERS
+            return 200, job("t", "x", "running"), NO_HEADERS
+
+        def handler(ctx):
+            if ctx.job.id != "a":
+                first_finish_arrived.wait(5)
+                others_done.release()
+            return None
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, handler, ["t"], concurrency=5, accept_wait=0.1).start()
+            await_true(lambda: worker.stats().succeeded == 5, 10, "five finished")
+            self.assertTrue(worker.shutdown(5))
+
+            self.assertEqual(5, stub.paths("/v1/accept")[0].json()["max"], "the first accept asks for every slot")
+            self.assertEqual(1, len(stub.paths("/v1/jobs/t/a/finish")))
+            batches = stub.paths("/v1/finish")
+            self.assertEqual(1, len(batches), "the four ready finishes went in one request")
+            self.assertEqual(4, len(batches[0].json()["jobs"]))
+            stats = worker.stats()
+            self.assertEqual((1, 1, 4, 5), (stats.finish_calls, stats.finish_batches, stats.largest_finish_batch,
+                                            stats.largest_accept))
+
+    def test_a_halt_in_a_batch_heartbeat_interrupts_that_handler_only_and_it_is_never_finished(self):
+        accepts = []
+        b_started = threading.Event()
+        b_interrupted = threading.Event()
+        b_stopped = threading.Event()
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                accepts.append(r)
+                return (200, leased("t", "a", "b"), NO_HEADERS) if len(accepts) == 1 else idle()
+            if r.path == "/v1/heartbeat":  # the halt comes once b's handler runs, to show it stop
+                return 200, results(r.json(), halted=("b",) if b_started.is_set() else ()), NO_HEADERS
+            if r.path == "/v1/finish":
+                return 200, results(r.json()), NO_HEADERS
+            if r.path == "/v1/jobs/t/b/heartbeat" and b_started.is_set():
+                return 409, halt_problem("cancelled"), NO_HEADERS
+            return 200, job("t", "x", "finished"), NO_HEADERS
+
+        def handler(ctx):
+            if ctx.job.id == "b":
+                b_started.set()
+                try:
+                    n = 0
+                    while True:  # busy in Python code, never looking at ctx: only a real interruption stops it
+                        n += 1
+                except BaseException:
+                    b_interrupted.set()
+                    raise
+                finally:
+                    b_stopped.set()
+            b_stopped.wait(10)  # a runs until b was halted, so that they beat together
+            return {"done": True}
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, handler, ["t"], concurrency=2, accept_wait=0.1).start()
+            self.assertTrue(b_stopped.wait(10), "the halted handler stopped")
+            await_true(lambda: worker.stats().running == 0, 10, "both let go")
+            worker.shutdown(5)
+
+            self.assertTrue(b_interrupted.is_set())
+            self.assertFalse([r for r in stub.requests if r.path.endswith("/b/finish")
+                              or (r.path == "/v1/finish" and '"b"' in r.body)], "b was never finished")
+            stats = worker.stats()
+            self.assertEqual((1, 1), (stats.halted, stats.succeeded))
+            self.assertGreaterEqual(stats.heartbeat_batches, 1, f"jobs accepted together beat together: {stats}")
+
+    def test_a_service_without_batch_calls_gets_single_calls_and_loses_nothing(self):
+        accepts = []
+        unknown_path = {"type": "about:blank", "title": "Not Found", "status": 404}
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                accepts.append(r)
+                return (200, leased("t", "a", "b", "c"), NO_HEADERS) if len(accepts) == 1 else idle()
+            if r.path in ("/v1/finish", "/v1/heartbeat"):
+                return 404, unknown_path, NO_HEADERS
+            return 200, job("t", "x", "running"), NO_HEADERS
+
+        together = threading.Barrier(3)
+
+        def handler(ctx):
+            together.wait(5)
+            ctx.sleep(0.25)  # long enough to beat together: 0.3 s timeout, a beat every 0.1 s
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, handler, ["t"], concurrency=3, accept_wait=0.1).start()
+            await_true(lambda: worker.stats().succeeded == 3, 10, "three finished")
+            worker.shutdown(5)
+            stats = worker.stats()
+            self.assertEqual((0, 0, 0), (stats.lost_finishes, stats.finish_batches, stats.heartbeat_batches))
+            self.assertEqual(3, len([r for r in stub.requests if r.path.endswith("/finish") and "/jobs/t/" in r.path]))
+            self.assertLessEqual(len(stub.paths("/v1/finish")), 1, "the batch call was tried once, then no more")
+            self.assertEqual(1, len(stub.paths("/v1/heartbeat")), "jobs accepted together tried one batch beat")
+            self.assertGreaterEqual(stats.heartbeat_calls, 3, f"heartbeats went one by one: {stats}")
+
+
+if __name__ == "__main__":
+    unittest.main()
