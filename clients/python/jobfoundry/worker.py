@@ -76,8 +76,9 @@ class Worker:
             raise ValueError("concurrency must be at least 1")
         if not 0 < heartbeat_fraction < 1:
             raise ValueError("heartbeat_fraction must be between 0 and 1")
-        if not 0 <= accept_wait <= MAX_SERVER_WAIT:
-            raise ValueError("accept_wait must be between 0 and 300 seconds")
+        # The service refuses 1 to 99 ms as a unit mistaken (seconds meant as milliseconds).
+        if not (accept_wait == 0 or 0.1 <= accept_wait <= MAX_SERVER_WAIT):
+            raise ValueError("accept_wait must be 0, or between 0.1 and 300 seconds")
         self._client = client
         self._handler = handler
         self._types = list(types)

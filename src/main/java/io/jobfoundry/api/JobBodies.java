@@ -2,6 +2,7 @@ package io.jobfoundry.api;
 
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.jobs.model.TypeSettings;
@@ -54,6 +55,17 @@ final class JobBodies {
             default -> throw new InvalidInputException("outcome", "outcome is \"succeeded\" or \"failed\", not "
                     + Problems.printable(outcome));
         };
+    }
+
+    /** A result filter: {@code succeeded}, {@code failed} or {@code cancelled}. */
+    static JobResult result(String field, String text) {
+        for (JobResult result : JobResult.values()) {
+            if (result.wireName().equals(text)) {
+                return result;
+            }
+        }
+        throw new InvalidInputException(field, field + " is \"succeeded\", \"failed\" or \"cancelled\", not "
+                + Problems.printable(text));
     }
 
     /** A state filter: {@code pending}, {@code running} or {@code finished}. */

@@ -171,6 +171,8 @@ public class JobsResource {
     @Tag(name = "Jobs")
     @Parameter(name = "state", in = ParameterIn.QUERY, description = "only jobs in this state",
             schema = @Schema(type = SchemaType.STRING, enumeration = {"pending", "running", "finished"}))
+    @Parameter(name = "result", in = ParameterIn.QUERY, description = "only finished jobs with this result",
+            schema = @Schema(type = SchemaType.STRING, enumeration = {"succeeded", "failed", "cancelled"}))
     @Parameter(name = "group", in = ParameterIn.QUERY,
             description = "only jobs of this group; empty means the default group, absent means every group",
             schema = @Schema(type = SchemaType.STRING))
@@ -185,13 +187,15 @@ public class JobsResource {
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @GET
     public JobListDto list(@PathParam("type") String type, @QueryParam("state") String state,
-            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor, @Context UriInfo uri) {
+            @QueryParam("result") String result, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
+            @Context UriInfo uri) {
         // Read from UriInfo: @QueryParam turns "group=" into null, which would mean "any group".
         String group = uri.getQueryParameters().containsKey("group")
                 ? uri.getQueryParameters().getFirst("group") : null;
         JobState filter = state == null ? null : JobBodies.state("state", state);
         int size = QueryParams.integer("limit", limit, 1, 1000, config.defaultPageSize());
-        return JobListDto.of(engine.list(type, filter, group, size, cursor));
+        return JobListDto.of(engine.list(type, filter, result == null ? null : JobBodies.result("result", result),
+                group, size, cursor));
     }
 
     @Operation(operationId = "patchJob", summary = "Change a job's members",

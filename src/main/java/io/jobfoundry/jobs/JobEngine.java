@@ -15,6 +15,7 @@ import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobPage;
+import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.model.TypeInfo;
@@ -167,12 +168,17 @@ public final class JobEngine {
      * jobs per call.
      */
     public JobPage list(String type, JobState state, String group, int limit, String cursor) {
+        return list(type, state, null, group, limit, cursor);
+    }
+
+    /** {@link #list(String, JobState, String, int, String)}, also of one {@code result} (finished jobs only) if not null. */
+    public JobPage list(String type, JobState state, JobResult result, String group, int limit, String cursor) {
         TypeNames.checkType(type);
         if (limit < 1 || limit > 1000) {
             throw new InvalidJobRequestException("limit", "limit must be within 1..1000");
         }
         String after = cursor == null ? null : Listing.decodeCursor(cursor);
-        return runner.run(tx -> Listing.page(tx, type, state, group, limit, after));
+        return runner.run(tx -> Listing.page(tx, type, state, result, group, limit, after));
     }
 
     /**

@@ -74,6 +74,32 @@ class FirstStepsTest {
         }
     }
 
+    /** ?result=failed was silently ignored and listed every job: a parameter a call does not take is refused. */
+    @Test
+    void anUnknownQueryParameterIsRefusedOnEveryCall() {
+        String type = Api.type("query");
+        Api.put(type, "a", "{}").statusCode(201);
+        given().get("/v1/jobs/{type}?colour=red", type).then().statusCode(400).body("field", equalTo("colour"))
+                .body("detail", allOf(containsString("unknown query parameter"), containsString("result")));
+        given().get("/v1/jobs/{type}/{id}?wait=1", type, "a").then().statusCode(400).body("field", equalTo("wait"));
+        given().get("/v1/types?limit=5").then().statusCode(400).body("detail", containsString("takes none"));
+        json("{\"types\":[\"" + type + "\"]}").post("/v1/accept?max=2").then().statusCode(400);
+        Api.get(type, "a").statusCode(200);
+    }
+
+    @Test
+    void theResultFilterListsOnlyFinishedJobsWithThatResult() {
+        String type = Api.type("result");
+        Api.put(type, "pending", "{}").statusCode(201);
+        Api.put(type, "done", "{}").statusCode(201);
+        json("{}").post("/v1/jobs/{type}/{id}/cancel", type, "done").then().statusCode(200);
+        given().get("/v1/jobs/{type}?result=cancelled", type).then().statusCode(200)
+                .body("jobs.id", org.hamcrest.Matchers.contains("done"));
+        given().get("/v1/jobs/{type}?result=failed", type).then().statusCode(200)
+                .body("jobs", org.hamcrest.Matchers.empty());
+        given().get("/v1/jobs/{type}?result=bogus", type).then().statusCode(400).body("field", equalTo("result"));
+    }
+
     @Test
     void aWaitThatLooksLikeSecondsIsRefusedWithTheUnit() {
         json("{\"types\":[\"" + Api.type("wait") + "\"],\"wait\":30}").post("/v1/accept").then().statusCode(400)

@@ -37,7 +37,7 @@ class JobsResourceTest {
         created.then().statusCode(201)
                 .contentType("application/json")
                 .body("type", equalTo(type))
-                .body("id", matchesPattern("[A-Za-z0-9_-]{22}"))
+                .body("id", matchesPattern("[0-9A-Za-z_~]{22}"))
                 .body("state", equalTo("pending"))
                 .body("result", nullValue())
                 .body("data.to", equalTo("a@example.org"))

@@ -81,7 +81,7 @@ class WaitsTest {
 
     @Test
     void aBlockingAcceptEndsWith204WhenItsWaitEnds() throws Exception {
-        HttpResponse<String> answer = post("/v1/accept", "{\"types\":[\"" + Api.type("idle") + "\"],\"wait\":50}")
+        HttpResponse<String> answer = post("/v1/accept", "{\"types\":[\"" + Api.type("idle") + "\"],\"wait\":100}")
                 .get(20, TimeUnit.SECONDS);
         assertEquals(204, answer.statusCode());
     }

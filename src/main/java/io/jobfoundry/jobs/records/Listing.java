@@ -3,6 +3,7 @@ package io.jobfoundry.jobs.records;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobPage;
+import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.kv.KeyValue;
@@ -22,11 +23,12 @@ public final class Listing {
     }
 
     /**
-     * Jobs of a type in id order, optionally of one state and group, after the job {@code after}
+     * Jobs of a type in id order, optionally of one state, result and group, after the job {@code after}
      * (a decoded cursor). A page may hold fewer than {@code limit} jobs while {@code next} is not
      * null: filters scan at most a bounded number of jobs per call.
      */
-    public static JobPage page(KvReads tx, String type, JobState state, String group, int limit, String after) {
+    public static JobPage page(KvReads tx, String type, JobState state, JobResult result, String group, int limit,
+            String after) {
         List<Job> jobs = new ArrayList<>();
         byte[] from = after == null ? JobKeys.jobsBegin(type) : JobKeys.jobsAfter(type, after);
         String lastSeen = null;
@@ -41,7 +43,8 @@ public final class Listing {
                 scanned++;
                 lastSeen = id;
                 JobRecord r = JobRecord.decode(type, id, kv.value());
-                if ((state == null || r.state == state) && (group == null || group.equals(r.group))) {
+                if ((state == null || r.state == state) && (result == null || r.result == result)
+                        && (group == null || group.equals(r.group))) {
                     jobs.add(r.view());
                 }
             }

@@ -36,7 +36,7 @@ class TokensTest {
         String later = Tokens.jobId(t + 1);
         assertTrue(earlier.compareTo(later) < 0, earlier + " should sort before " + later);
         assertTrue(Tokens.jobId(0).compareTo(Tokens.jobId((1L << 48) - 1)) < 0);
-        assertTrue(earlier.matches("[A-Za-z0-9_-]{22}"), earlier);
+        assertTrue(earlier.matches("[0-9A-Za-z_~]{22}"), earlier);
         // The first 8 characters are the 48-bit time: equal for one millisecond, the rest random.
         assertEquals(earlier.substring(0, 8), Tokens.jobId(t).substring(0, 8));
     }

@@ -355,8 +355,10 @@ public final class Worker implements AutoCloseable {
          * @return this builder
          */
         public Builder acceptWait(Duration wait) {
-            if (wait.isNegative() || wait.compareTo(JobfoundryClient.MAX_SERVER_WAIT) > 0) {
-                throw new IllegalArgumentException("acceptWait must be between 0 and 5 minutes");
+            // The service refuses 1 to 99 ms as a unit mistaken (seconds meant as milliseconds).
+            if (wait.isNegative() || wait.compareTo(JobfoundryClient.MAX_SERVER_WAIT) > 0
+                    || !wait.isZero() && wait.toMillis() < 100) {
+                throw new IllegalArgumentException("acceptWait must be 0, or between 100 ms and 5 minutes");
             }
             this.acceptWait = wait;
             return this;
