@@ -5,8 +5,8 @@
 #   get     GET /v1/jobs/{type}/{id} of an existing job (a small JSON record)
 #   404     GET /v1/jobs/{type}/{id} of a job that does not exist
 #   create  POST /v1/jobs/{type} with a small JSON body
-# Each is driven by wrk (16 connections, 2 threads) for a fixed time after a warm-up of the same
-# shape; the service's CPU is read from /proc/PID/stat (utime + stime, every thread) before and
+# Each is driven by wrk (16 connections, 2 threads) for a fixed time, once every shape has had its
+# warm-up; the service's CPU is read from /proc/PID/stat (utime + stime, every thread) before and
 # after the measured run, and divided by the requests wrk completed. The applications run one at a
 # time, alternately round by round, each on a fresh store, so a busy machine slows them alike.
 #
@@ -149,8 +149,13 @@ for round in $(seq "$ROUNDS"); do
   for i in "${!apps[@]}"; do
     start_app "$i"
     JOB_PATH=$(seed_job)
+    # Every shape is warmed up before any is measured: warmed and measured one after the other, a
+    # shape measured first ran on code the JIT was still compiling (the 404 cost 1.5x as much
+    # measured before GET as after it).
     for shape in $SHAPES; do
       run_wrk "$shape" "$WARMUP" >/dev/null
+    done
+    for shape in $SHAPES; do
       before=$(cpu_ticks "$APP_PID")
       read -r requests rate bad < <(run_wrk "$shape" "$DURATION")
       after=$(cpu_ticks "$APP_PID")
