@@ -35,8 +35,14 @@ final class Problems {
         return problem;
     }
 
+    /** An error response carrying {@code problem}; {@link ProblemBodyWriter} gives it its type. */
     static Response.ResponseBuilder response(Map<String, Object> problem) {
-        return Response.status((Integer) problem.get("status")).type(MEDIA_TYPE).entity(json(problem));
+        try {
+            return Response.status((Integer) problem.get("status"))
+                    .entity(new ProblemBody(MAPPER.writeValueAsBytes(problem)));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a problem document of strings and numbers always serializes", e);
+        }
     }
 
     static String json(Map<String, Object> problem) {
