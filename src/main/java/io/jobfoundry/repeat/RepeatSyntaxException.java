@@ -41,7 +41,14 @@ public final class RepeatSyntaxException extends RepeatException {
      */
     @Override
     public String detail() {
-        return getMessage() + " in " + quote(offendingPart) + "; valid examples: "
-                + String.join(", ", examples.stream().map(example -> '"' + example + '"').toList());
+        return getMessage() + " in " + quote(offendingPart) + "; valid examples: " + quoted(examples);
+    }
+
+    private static String quoted(List<String> examples) {
+        StringBuilder text = new StringBuilder();
+        for (String example : examples) {
+            text.append(text.isEmpty() ? "" : ", ").append('"').append(example).append('"');
+        }
+        return text.toString();
     }
 }
