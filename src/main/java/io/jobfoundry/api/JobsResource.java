@@ -27,7 +27,6 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
@@ -123,15 +122,15 @@ public class JobsResource {
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @GET
     @Path("{id}")
-    @Blocking
     public CompletionStage<JobDto> get(@PathParam("type") String type, @PathParam("id") String id,
             @QueryParam("waitFor") String waitFor, @QueryParam("timeout") String timeout) {
         if (waitFor == null) {
             if (timeout != null) {
                 throw new InvalidInputException("timeout", "timeout goes with waitFor=pending|running|finished");
             }
-            return CompletableFuture.completedFuture(
-                    JobDto.of(engine.get(type, id).orElseThrow(() -> new JobNotFoundException(type, id))));
+            // Answered on the event loop when the read completes: no worker thread waits for it.
+            return Suspended.onRequestContext(engine.getAsync(type, id),
+                    job -> JobDto.of(job.orElseThrow(() -> new JobNotFoundException(type, id))));
         }
         JobState state = JobBodies.state("waitFor", waitFor);
         long maxMillis = config.maxWait().toMillis();
