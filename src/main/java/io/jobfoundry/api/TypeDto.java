@@ -12,15 +12,18 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 /** A type's configuration (durations in seconds) and its counts. */
 @RegisterForReflection
 @Schema(name = "Type", description = "A type's settings (durations in seconds) and its job counts.",
-        requiredProperties = {"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "counts"})
-@JsonPropertyOrder({"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "counts"})
+        requiredProperties = {"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "paused", "counts"})
+@JsonPropertyOrder({"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "paused", "counts"})
 public record TypeDto(@Schema(examples = "email") String type,
         @Schema(description = "seconds a running job may go without heartbeat or finish", examples = "30")
         BigDecimal activityTimeout,
         int maxAttempts,
         @Schema(description = "[high, low]", minItems = 2, maxItems = 2, examples = "[2, 1]")
         List<Integer> priorityScheme,
-        Backoff backoff, CountsDto counts) {
+        Backoff backoff,
+        @Schema(description = "a paused type hands out no job (POST /v1/types/{type}/pause, /resume)")
+        boolean paused,
+        CountsDto counts) {
 
     @RegisterForReflection
     @Schema(name = "Backoff", description = "retry delays in seconds: base·2^(attempt−1), at most max",
@@ -41,7 +44,7 @@ public record TypeDto(@Schema(examples = "email") String type,
         Counts c = info.counts();
         return new TypeDto(info.type(), TypeSettings.seconds(s.activityTimeout()), s.maxAttempts(),
                 List.of(s.highRun(), s.lowRun()),
-                new Backoff(TypeSettings.seconds(s.backoffBase()), TypeSettings.seconds(s.backoffMax())),
+                new Backoff(TypeSettings.seconds(s.backoffBase()), TypeSettings.seconds(s.backoffMax())), info.paused(),
                 new CountsDto(c.pending(), c.due(), c.running(), c.succeeded(), c.failed(), c.cancelled()));
     }
 }

@@ -4,6 +4,7 @@ import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.model.TypeSettings;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -95,5 +96,34 @@ public class TypesResource {
                 scheme == null ? current.lowRun() : scheme.get(1),
                 base.orElse(current.backoffBase()),
                 max.orElse(current.backoffMax()))));
+    }
+
+    @Operation(operationId = "pauseType", summary = "Pause a type: accepts hand out none of its jobs",
+            description = "On every replica, at once. Blocked accepts keep waiting; creating, heartbeats, finishes "
+                    + "and the activity monitor go on. A type not yet used is registered, paused.")
+    @Tag(name = "Types")
+    @APIResponse(responseCode = "200", description = "The type as it is now",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = TypeDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @POST
+    @Path("{type}/pause")
+    public TypeDto pause(@PathParam("type") String type) {
+        return TypeDto.of(engine.pause(type, true));
+    }
+
+    @Operation(operationId = "resumeType", summary = "Resume a paused type",
+            description = "Accepts waiting for the type, on every replica, are handed its due jobs at once.")
+    @Tag(name = "Types")
+    @APIResponse(responseCode = "200", description = "The type as it is now",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = TypeDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @POST
+    @Path("{type}/resume")
+    public TypeDto resume(@PathParam("type") String type) {
+        return TypeDto.of(engine.pause(type, false));
     }
 }

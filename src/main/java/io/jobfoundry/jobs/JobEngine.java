@@ -319,15 +319,34 @@ public final class JobEngine {
             TypeRegistry.put(tx, type, settings);
             // Snapshot: every job transition adds to these counters; a conflicting read of them
             // would fail this write under any traffic on the type (FDB), for figures only shown.
-            return new TypeInfo(type, settings, TypeCounts.of(tx.snapshot(), type));
+            return new TypeInfo(type, settings, TypeCounts.of(tx.snapshot(), type), TypeRegistry.lookup(tx, type).paused());
         });
+    }
+
+    /**
+     * Pauses or resumes a type (registering it with the defaults if it is new): a paused type hands
+     * out no job, on any replica, while everything else goes on. Blocked accepts keep waiting; a
+     * resume wakes them, here and on every replica, as a job made ready would.
+     */
+    public TypeInfo pause(String type, boolean paused) {
+        TypeNames.checkType(type);
+        TypeInfo info = runner.run(tx -> {
+            TypeRegistry.Registered now = TypeRegistry.setPaused(tx, type, paused);
+            if (!paused) {
+                JobRecord.announceReady(tx, type);
+            }
+            return new TypeInfo(type, now.settings(), TypeCounts.of(tx.snapshot(), type), paused);
+        });
+        LOG.infof("type %s %s", type, paused ? "paused: accepts hand out none of its jobs" : "resumed");
+        return info;
     }
 
     public Optional<TypeInfo> type(String type) {
         TypeNames.checkType(type);
         return Optional.ofNullable(runner.run(tx -> {
-            TypeSettings settings = TypeRegistry.find(tx, type);
-            return settings == null ? null : new TypeInfo(type, settings, TypeCounts.of(tx, type));
+            TypeRegistry.Registered registered = TypeRegistry.lookup(tx, type);
+            return registered == null ? null
+                    : new TypeInfo(type, registered.settings(), TypeCounts.of(tx, type), registered.paused());
         }));
     }
 
@@ -335,9 +354,9 @@ public final class JobEngine {
         return runner.run(tx -> {
             Map<String, Counts> counts = TypeCounts.ofEveryType(tx);
             List<TypeInfo> infos = new ArrayList<>();
-            for (Map.Entry<String, TypeSettings> entry : TypeRegistry.all(tx).entrySet()) {
-                infos.add(new TypeInfo(entry.getKey(), entry.getValue(),
-                        counts.getOrDefault(entry.getKey(), Counts.NONE)));
+            for (Map.Entry<String, TypeRegistry.Registered> entry : TypeRegistry.all(tx).entrySet()) {
+                infos.add(new TypeInfo(entry.getKey(), entry.getValue().settings(),
+                        counts.getOrDefault(entry.getKey(), Counts.NONE), entry.getValue().paused()));
             }
             return infos;
         });

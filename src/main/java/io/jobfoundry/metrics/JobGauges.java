@@ -30,6 +30,7 @@ public final class JobGauges implements MeterBinder {
     private final JobEngine engine;
     private final Duration maxAge;
     private final Map<String, Counts> counts = new ConcurrentHashMap<>();
+    private final Set<String> paused = ConcurrentHashMap.newKeySet();
     private final Set<String> registered = ConcurrentHashMap.newKeySet();
     private volatile MeterRegistry registry;
     private volatile long refreshedAt;
@@ -58,6 +59,11 @@ public final class JobGauges implements MeterBinder {
         try {
             for (TypeInfo type : engine.types()) {
                 counts.put(type.type(), type.counts());
+                if (type.paused()) {
+                    paused.add(type.type());
+                } else {
+                    paused.remove(type.type());
+                }
                 if (registered.add(type.type())) {
                     register(type.type());
                 }
@@ -72,6 +78,11 @@ public final class JobGauges implements MeterBinder {
         STATES.forEach((state, value) -> Gauge.builder("jobfoundry.jobs", () -> current(type, value))
                 .description("Jobs by type and state (pending includes due)")
                 .tags("type", type, "state", state).register(registry));
+        Gauge.builder("jobfoundry.type.paused", () -> {
+            refreshIfStale();
+            return paused.contains(type) ? 1 : 0;
+        }).description("1 while the type is paused (accepts hand out none of its jobs), else 0")
+                .tags("type", type).register(registry);
     }
 
     private void refreshIfStale() {

@@ -94,4 +94,17 @@ class TypesResourceTest {
                 .body("types.type", hasItem(type))
                 .body("types.find { it.type == '" + type + "' }.counts.pending", equalTo(1));
     }
+
+    @Test
+    void pauseAndResumeAreShownAndCounted() {
+        String type = Api.type("paused");
+        Api.put(type, "a", "{}").statusCode(201);
+        given().post("/v1/types/{type}/pause", type).then().statusCode(200).body("paused", equalTo(true))
+                .body("counts.due", equalTo(1));
+        json("{\"types\":[\"" + type + "\"]}").post("/v1/accept").then().statusCode(204);
+        given().get("/v1/types/{type}", type).then().body("paused", equalTo(true));
+        given().post("/v1/types/{type}/resume", type).then().statusCode(200).body("paused", equalTo(false));
+        json("{\"types\":[\"" + type + "\"]}").post("/v1/accept").then().statusCode(200);
+        given().post("/v1/types/{type}/pause", "bad type").then().statusCode(400);
+    }
 }

@@ -1,8 +1,11 @@
 package io.jobfoundry.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
@@ -12,6 +15,7 @@ import io.jobfoundry.jobs.model.TypeSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,5 +67,32 @@ public interface TypeAndCountContract extends EngineFixture {
         }
         List<String> listed = engine().list("email", null, null, 100, null).jobs().stream().map(Job::id).toList();
         assertEquals(created, listed);
+    }
+
+    @Test
+    default void aPausedTypeHandsOutNothingAndItsBlockedAcceptsGetJobsOnResume() throws Exception {
+        add("email", "a");
+        add("report", "r");
+        assertTrue(engine().pause("email", true).paused());
+        assertTrue(engine().type("email").orElseThrow().paused());
+        assertEquals(List.of(), accept("email", 5), "a paused type hands out nothing");
+        assertEquals(List.of("r"), engine().accept(new AcceptRequest(List.of("*"), 5, null, "w")).stream()
+                .map(leased -> leased.job().id()).toList(), "a glob takes the types that are not paused");
+        var waiting = waits().accept(new AcceptRequest(List.of("email"), 1, null, "w"), Duration.ofSeconds(EVENT_SECONDS))
+                .toCompletableFuture();
+        add("email", "b");
+        Thread.sleep(100);
+        assertFalse(waiting.isDone(), "a blocked accept keeps waiting while the type is paused");
+        assertEquals(1, engine().type("email").orElseThrow().counts().due() - 1, "jobs are still added");
+
+        assertFalse(engine().pause("email", false).paused());
+        assertEquals("a", waiting.get(EVENT_SECONDS, TimeUnit.SECONDS).get(0).job().id(),
+                "the resume hands the waiting accept the oldest due job at once");
+        engine().configureType("email", TypeSettings.DEFAULT);
+        assertFalse(engine().type("email").orElseThrow().paused(), "configuring a type keeps it as it is");
+        engine().pause("email", true);
+        engine().configureType("email", TypeSettings.DEFAULT);
+        assertTrue(engine().type("email").orElseThrow().paused(), "configuring a paused type keeps it paused");
+        assertTrue(engine().pause("never-used", true).paused(), "a type not yet used can be paused ahead");
     }
 }

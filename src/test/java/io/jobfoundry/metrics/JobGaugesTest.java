@@ -41,6 +41,11 @@ class JobGaugesTest {
             assertNotNull(pending, "the new type's gauges");
             assertEquals(1, pending.value());
             assertEquals(1, registry.find("jobfoundry.job.types").gauge().value());
+
+            Gauge paused = registry.find("jobfoundry.type.paused").tags("type", "fresh").gauge();
+            assertEquals(0, paused.value());
+            engine.pause("fresh", true);
+            assertEquals(1, paused.value(), "a paused type shows as 1");
         }
     }
 

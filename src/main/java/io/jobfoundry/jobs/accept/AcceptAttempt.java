@@ -105,10 +105,12 @@ public final class AcceptAttempt {
             if (handed == wanted) {
                 break;
             }
-            TypeSettings settings = TypeRegistry.find(tx, type);
-            if (settings == null) {
+            TypeRegistry.Registered registered = TypeRegistry.lookup(tx, type);
+            // A paused type hands out nothing; the read conflicts with a pause that commits meanwhile.
+            if (registered == null || registered.paused()) {
                 continue;
             }
+            TypeSettings settings = registered.settings();
             for (JobRecord r : acceptor.take(attempt, tx, type, settings, wanted - handed, maxAt)) {
                 while (result.get(claim).size() == claims.get(claim).max()) {
                     claim++;

@@ -70,7 +70,7 @@ public final class ActivityMonitor {
     /** One pass over every type; answers how many jobs of each type went back to pending. */
     public synchronized Map<String, Integer> runOnce() {
         long now = context.now();
-        Map<String, TypeSettings> types = context.runner().run(TypeRegistry::all);
+        Map<String, TypeSettings> types = context.runner().run(TypeRegistry::settingsOfAll);
         Map<String, Integer> requeued = new HashMap<>();
         marks.keySet().retainAll(types.keySet());
         shortestTimeout = types.values().stream().mapToLong(settings -> settings.activityTimeout().toNanos() / 1_000)

@@ -11,10 +11,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Types and their settings, in the {@code ("t", type)} keys. A type exists once used or configured. */
+/**
+ * Types, their settings and whether they are paused, in the {@code ("t", type)} keys. A type
+ * exists once used or configured. The paused flag follows the settings in the stored tuple, where
+ * a release that does not know it reads the settings and ignores it.
+ */
 public final class TypeRegistry {
 
     private static final long FORMAT = 1;
+
+    /** A type as registered: its settings, and whether accepts pass it over. */
+    public record Registered(TypeSettings settings, boolean paused) {
+    }
 
     private TypeRegistry() {
     }
@@ -23,46 +31,71 @@ public final class TypeRegistry {
     public static TypeSettings ensure(KvTransaction tx, String type) {
         byte[] value = tx.get(JobKeys.type(type));
         if (value != null) {
-            return decode(value);
+            return decode(value).settings();
         }
-        tx.set(JobKeys.type(type), encode(TypeSettings.DEFAULT));
+        tx.set(JobKeys.type(type), encode(TypeSettings.DEFAULT, false));
         return TypeSettings.DEFAULT;
     }
 
     /** The type's settings, or {@code null} if the type was never used. */
     public static TypeSettings find(KvReads tx, String type) {
+        Registered registered = lookup(tx, type);
+        return registered == null ? null : registered.settings();
+    }
+
+    /** The type as registered, or {@code null} if the type was never used. */
+    public static Registered lookup(KvReads tx, String type) {
         byte[] value = tx.get(JobKeys.type(type));
         return value == null ? null : decode(value);
     }
 
+    /** Sets the type's settings, keeping whether it is paused. */
     public static void put(KvTransaction tx, String type, TypeSettings settings) {
-        tx.set(JobKeys.type(type), encode(settings));
+        Registered current = lookup(tx, type);
+        tx.set(JobKeys.type(type), encode(settings, current != null && current.paused()));
+    }
+
+    /** Pauses or resumes the type, registering it with the defaults if it is new; answers it as it is now. */
+    public static Registered setPaused(KvTransaction tx, String type, boolean paused) {
+        Registered current = lookup(tx, type);
+        TypeSettings settings = current == null ? TypeSettings.DEFAULT : current.settings();
+        tx.set(JobKeys.type(type), encode(settings, paused));
+        return new Registered(settings, paused);
     }
 
     /** Every known type, in name order. */
-    public static Map<String, TypeSettings> all(KvReads tx) {
-        Map<String, TypeSettings> types = new LinkedHashMap<>();
+    public static Map<String, Registered> all(KvReads tx) {
+        Map<String, Registered> types = new LinkedHashMap<>();
         for (KeyValue kv : tx.getRange(JobKeys.typesBegin(), JobKeys.typesEnd(), 0)) {
             types.put(JobKeys.typeOfRegistration(kv.key()), decode(kv.value()));
         }
         return types;
     }
 
+    /** Every known type's settings, in name order. */
+    public static Map<String, TypeSettings> settingsOfAll(KvReads tx) {
+        Map<String, TypeSettings> settings = new LinkedHashMap<>();
+        all(tx).forEach((type, registered) -> settings.put(type, registered.settings()));
+        return settings;
+    }
+
     public static List<String> names(KvReads tx) {
         return new ArrayList<>(all(tx).keySet());
     }
 
-    private static byte[] encode(TypeSettings s) {
+    private static byte[] encode(TypeSettings s, boolean paused) {
         return Tuple.from(FORMAT, s.activityTimeout().toMillis(), (long) s.maxAttempts(), (long) s.highRun(),
-                (long) s.lowRun(), s.backoffBase().toMillis(), s.backoffMax().toMillis()).pack();
+                (long) s.lowRun(), s.backoffBase().toMillis(), s.backoffMax().toMillis(), paused).pack();
     }
 
-    private static TypeSettings decode(byte[] bytes) {
+    private static Registered decode(byte[] bytes) {
         Tuple t = Tuple.fromBytes(bytes);
         if (t.getLong(0) != FORMAT) {
             throw new IllegalStateException("unknown type settings format " + t.getLong(0));
         }
-        return new TypeSettings(Duration.ofMillis(t.getLong(1)), (int) t.getLong(2), (int) t.getLong(3),
-                (int) t.getLong(4), Duration.ofMillis(t.getLong(5)), Duration.ofMillis(t.getLong(6)));
+        TypeSettings settings = new TypeSettings(Duration.ofMillis(t.getLong(1)), (int) t.getLong(2),
+                (int) t.getLong(3), (int) t.getLong(4), Duration.ofMillis(t.getLong(5)), Duration.ofMillis(t.getLong(6)));
+        // Written by a release that knew no pausing: not paused.
+        return new Registered(settings, t.size() > 7 && t.getBoolean(7));
     }
 }
