@@ -350,16 +350,17 @@ final class JsonBody {
             throw wrongType(name, "an array of JSON objects", node);
         }
         List<JsonBody> items = new ArrayList<>(node.size());
+        List<byte[]> sent = null;
         for (int i = 0; i < node.size(); i++) {
             JsonNode element = node.get(i);
             String at = field(name) + "[" + i + "]";
             if (!element.isObject()) {
                 throw new InvalidInputException(at, at + " must be a JSON object, not " + kind(element));
             }
-            List<String> inner = new ArrayList<>(path);
-            inner.add(name);
-            inner.add(JsonSource.index(i));
-            items.add(new JsonBody((ObjectNode) element, at + ".", source, List.copyOf(inner)));
+            if (sent == null) {
+                sent = JsonSource.elements(source, path, name);
+            }
+            items.add(new JsonBody((ObjectNode) element, at + ".", sent.get(i), List.of()));
         }
         return Optional.of(items);
     }

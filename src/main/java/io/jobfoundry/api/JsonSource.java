@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -15,19 +17,34 @@ import java.util.List;
  */
 final class JsonSource {
 
-    /**
-     * Marks an array index among the members of a path. The members of a path are names this
-     * service asks for, none of which starts with a control character.
-     */
-    private static final String INDEX = "\u0000";
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     private JsonSource() {
     }
 
-    /** The path member for element {@code i} of an array. */
-    static String index(int i) {
-        return INDEX + i;
+    /**
+     * The bytes of each element of the array at member {@code name} of the object at {@code path},
+     * as sent, found in one pass. A batch's items each keep their own bytes, so that reading an
+     * item's {@code data} back as written costs that item, not the whole body again.
+     */
+    static List<byte[]> elements(byte[] source, List<String> path, String name) {
+        List<byte[]> elements = new ArrayList<>();
+        try (JsonParser parser = MAPPER.createParser(source)) {
+            parser.nextToken();
+            for (String member : path) {
+                seek(parser, member);
+            }
+            seek(parser, name);
+            while (parser.nextToken() != JsonToken.END_ARRAY) {
+                int start = (int) parser.currentTokenLocation().getByteOffset();
+                parser.skipChildren();
+                int end = (int) parser.currentLocation().getByteOffset();
+                elements.add(Arrays.copyOfRange(source, start, end));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("a body that parsed once parses again", e);
+        }
+        return elements;
     }
 
     /**
@@ -40,11 +57,7 @@ final class JsonSource {
         try (JsonParser parser = MAPPER.createParser(source); JsonGenerator generator = MAPPER.createGenerator(out)) {
             parser.nextToken();
             for (String member : path) {
-                if (member.startsWith(INDEX)) {
-                    element(parser, Integer.parseInt(member.substring(INDEX.length())));
-                } else {
-                    seek(parser, member);
-                }
+                seek(parser, member);
             }
             seek(parser, name);
             int depth = 0;
@@ -65,16 +78,6 @@ final class JsonSource {
             throw new IllegalStateException("a body that parsed once parses again", e);
         }
         return out.toString();
-    }
-
-    /** Moves the parser, standing on an array's start, onto the start of its element {@code index}. */
-    private static void element(JsonParser parser, int index) throws IOException {
-        for (int i = 0; i <= index; i++) {
-            parser.nextToken();
-            if (i < index) {
-                parser.skipChildren();
-            }
-        }
     }
 
     /** Moves the parser, standing on an object's start, onto the value of its member {@code name}. */

@@ -7,6 +7,7 @@ import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.JobConflictException;
 import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.kv.StoreException;
+import io.jobfoundry.kv.StoreLimitException;
 import io.jobfoundry.repeat.RepeatException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -132,6 +133,23 @@ public class ProblemMappers {
         return Problems.response(Problems.document(ProblemType.UNSUPPORTED_MEDIA_TYPE, e.getMessage())).build();
     }
 
+    /**
+     * A request that would write more than one store transaction holds (FoundationDB's 10 MB; a
+     * value over 100 KB): a batch whose jobs' stored records, not only the data it sends, add up
+     * past it. Sending less is the cure, so it is the client's 413, not a store failure.
+     */
+    @ServerExceptionMapper
+    public Response storeLimit(StoreLimitException e) {
+        Map<String, Object> problem = Problems.document(ProblemType.DATA_TOO_LARGE, switch (e.limit()) {
+            case TRANSACTION_SIZE -> "the request would write " + e.size() + " bytes in one store transaction, more than"
+                    + " it holds (10 MB with FoundationDB); send fewer jobs per batch";
+            case VALUE_SIZE, KEY_SIZE -> "the request would store " + e.size() + " bytes in one record or key, more"
+                    + " than the store takes";
+        });
+        problem.put("limit", e.limit() == StoreLimitException.Limit.TRANSACTION_SIZE ? 10_000_000 : 100_000);
+        return Problems.response(problem).build();
+    }
+
     @ServerExceptionMapper
     public Response store(StoreException e) {
         if (!e.isTemporary()) {
@@ -154,7 +172,7 @@ public class ProblemMappers {
      * request it fails after that only at DEBUG, as the liveness probe reports it meanwhile.
      */
     private Response storeFailed(StoreException e) {
-        if (loggedStoreFailures.size() < 100 && loggedStoreFailures.add(e.getMessage())) {
+        if (loggedStoreFailures.size() < 100 && loggedStoreFailures.add(e.getClass().getName() + ": " + e.getMessage())) {
             LOG.error("the store failed and cannot serve this request; requests it fails are logged at DEBUG from now", e);
         } else {
             LOG.debugf(e, "the store failed");

@@ -12,6 +12,7 @@ import io.jobfoundry.CapturedLog;
 import io.jobfoundry.kv.RetriesExhaustedException;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreException;
+import io.jobfoundry.kv.StoreLimitException;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -47,6 +48,13 @@ class FailuresTest {
         }
 
         @GET
+        @Path("too-large")
+        @Operation(hidden = true)
+        public String tooLarge() {
+            throw new StoreLimitException(StoreLimitException.Limit.TRANSACTION_SIZE, 12_000_000, "embedded:test");
+        }
+
+        @GET
         @Path("bug")
         @Operation(hidden = true)
         public String bug() {
@@ -74,6 +82,15 @@ class FailuresTest {
             }
             assertEquals(1, log.messagesAtLeast(Level.SEVERE).size(), log.messagesAtLeast(Level.FINEST).toString());
         }
+    }
+
+    /** A request that writes more than a store transaction holds is the client's to split: 413, not a store failure. */
+    @Test
+    void aRequestTooLargeForOneTransactionIs413() {
+        given().get("/test-only/failures/too-large").then().statusCode(413)
+                .contentType(startsWith("application/problem+json"))
+                .body("type", equalTo("tag:jobfoundry.io,2026:problem/data-too-large"))
+                .body("detail", containsString("fewer jobs per batch"));
     }
 
     @Test

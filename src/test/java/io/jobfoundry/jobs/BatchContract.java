@@ -21,6 +21,7 @@ import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.model.NewJob;
 import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.kv.StoreLimitException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -148,5 +149,27 @@ public interface BatchContract extends EngineFixture {
         }
         assertEquals(0, engine().type("email").orElseThrow().counts().running(), "every one went quiet");
         assertEquals(3, engine().type("email").orElseThrow().counts().due(), "and every one came back");
+    }
+
+    /**
+     * What a batch writes is the jobs' stored records, not only the data it sends: heartbeats of
+     * jobs with large data rewrite all of it, and past one transaction's size the batch is refused
+     * as a whole, changing nothing.
+     */
+    @Test
+    default void aBatchWhoseRecordsOutgrowOneTransactionIsRefusedWhole() {
+        String data = "{\"x\":\"" + "x".repeat(60_000) + "\"}";
+        List<LeasedJob> held = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            engine().put("heavy", "j" + i, JobChanges.NONE.withData(data));
+        }
+        held.addAll(accept("heavy", 100));
+        held.addAll(accept("heavy", 100));
+        List<HeartbeatItem> beats = held.stream()
+                .map(leased -> new HeartbeatItem("heavy", leased.job().id(), leased.lease(), Change.keep())).toList();
+        assertThrows(StoreLimitException.class, () -> Futures.join(engine().batches().heartbeatAll(beats)));
+        assertEquals(200, engine().type("heavy").orElseThrow().counts().running(), "nothing changed");
+        assertEquals(100, Futures.join(engine().batches().heartbeatAll(beats.subList(0, 100))).size(),
+                "half the batch fits");
     }
 }
