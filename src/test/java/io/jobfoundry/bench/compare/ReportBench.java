@@ -40,8 +40,10 @@ public final class ReportBench {
                         .append(png).append(")\n\n");
             }
             markdown.append(MarkdownReport.render(results, machine)).append('\n');
-            ComparisonChart.write(results, workload + ": " + results.workload() + "; " + machine.cores()
-                    + " cores shared by clients and server", folder.resolve(png));
+            // The axis title has room for a line: the workload's name and size; the table has the rest.
+            RunResult first = results.runs().get(0);
+            ComparisonChart.write(results, String.format("workload %s: %,d jobs, %d producers, %d workers; %d cores shared",
+                    workload, first.jobs(), first.producers(), first.workers(), machine.cores()), folder.resolve(png));
         }
         Files.writeString(folder.resolve("results.md"), markdown.toString());
         Map<String, Object> json = new LinkedHashMap<>();
