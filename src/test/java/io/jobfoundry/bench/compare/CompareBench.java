@@ -129,9 +129,10 @@ public final class CompareBench {
         };
     }
 
+    /** One line; bench/ab.sh reads it ("LABEL: ... = N jobs/s ... server N"), so keep that shape. */
     private static void print(RunResult r) {
         Percentiles p = r.receiptLatency();
-        System.out.printf("%s, %s: %d/%d jobs in %.2f s = %.0f jobs/s%s; creation→receipt %s; txn/job %s; jobs/fetch %s; "
+        System.out.printf("%s: %s, %d/%d jobs in %.2f s = %.0f jobs/s%s; creation→receipt %s; txn/job %s; jobs/fetch %s; "
                 + "CPU ms/job client %.3f server %s; load %s → %s%n", r.label(), r.workload(), r.completed(), r.jobs(), r.seconds(),
                 r.jobsPerSecond(), r.complete() ? "" : " (STOPPED at the time bound)", p.line(),
                 r.storeTransactionsPerJob() == null ? "n/a" : String.format("%.2f", r.storeTransactionsPerJob()),
