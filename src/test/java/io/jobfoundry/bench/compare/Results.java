@@ -24,7 +24,8 @@ record Results(List<RunResult> runs) {
             if (!line.isBlank()) {
                 RunResult run = JSON.readValue(line, RunResult.class);
                 String key = run.workloadOrSingle() + "\n" + run.label();
-                byWorkloadAndLabel.remove(key); // a rerun replaces the earlier one but keeps its place
+                // A rerun replaces the earlier one but keeps its place: LinkedHashMap keeps a key's
+                // first insertion order when it is put again (removing it first would not).
                 byWorkloadAndLabel.put(key, run);
             }
         }
