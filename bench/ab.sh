@@ -9,16 +9,19 @@
 #   bench/ab.sh main .                         # main against the working tree
 #   ROUNDS=3 DURABILITY=fsync bench/ab.sh HEAD~1 HEAD
 #   LOAD="latency --rates 100,1000" bench/ab.sh main .   # a load.sh scenario instead
+#   WORKLOAD=bulk bench/ab.sh main .           # compare.sh's bulk workload (both refs need the batch calls)
 #
-# Settings (environment): ROUNDS (2), DURABILITY (os), JOBS (30000), WARMUP (40000), WORKERS (16),
-# PRODUCERS (4), TIMEOUT (90 s per phase), OUT (target/bench/ab), LOAD (the arguments of a
-# `Bench load` scenario to run in place of the comparison workload). Output: the console, and
-# every figure of the comparison workload in $OUT/results.jsonl.
+# Settings (environment): WORKLOAD (single, or bulk as in compare.sh), ROUNDS (2), DURABILITY (os),
+# JOBS (30000), WARMUP (40000), WORKERS (16), PRODUCERS (4), TIMEOUT (90 s per phase), OUT
+# (target/bench/ab), LOAD (the arguments of a `Bench load` scenario to run in place of the
+# comparison workload). Output: the console, and every figure of the comparison workload in
+# $OUT/results.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
 [ $# -eq 2 ] || die "usage: bench/ab.sh REF-A REF-B  (a git ref, or . for the working tree)"
+WORKLOAD=${WORKLOAD:-single}
 ROUNDS=${ROUNDS:-2}
 DURABILITY=${DURABILITY:-os}
 JOBS=${JOBS:-30000}
@@ -78,7 +81,7 @@ for round in $(seq "$ROUNDS"); do
       stop_pid "$JOBFOUNDRY_PID"
       continue
     fi
-    line=$(bench_java compare jobfoundry --jobs "$JOBS" --workers "$WORKERS" --producers "$PRODUCERS" \
+    line=$(bench_java compare jobfoundry --workload "$WORKLOAD" --jobs "$JOBS" --workers "$WORKERS" --producers "$PRODUCERS" \
       --timeout "$TIMEOUT" --warmup "$WARMUP" --label "${labels[$i]}" --version "${labels[$i]}" \
       --durability "$DURABILITY" --server-pid "$JOBFOUNDRY_PID" --out "$OUT/results.jsonl" \
       --url "$JOBFOUNDRY_URL" --client raw | tail -1)

@@ -3,27 +3,36 @@
 # Jobfoundry (durability fsync, then os) and the job servers people would otherwise pick:
 # beanstalkd (binlog on), BullMQ on Redis (AOF, everysec) and graphile-worker on PostgreSQL, one
 # after the other on this machine, each alone while it runs. Writes target/bench/compare/
-# results.{jsonl,md,json,png}. Every server listens on 127.0.0.1 on a non-default port, keeps
-# its data in a temporary folder, and is stopped on exit.
+# WORKLOAD/results.{jsonl,md,json,png}. Every server listens on 127.0.0.1 on a non-default port,
+# keeps its data in a temporary folder, and is stopped on exit.
+#
+# WORKLOAD=single (the default): one job per create, fetch and complete. WORKLOAD=bulk: creates
+# in batches of 100, fetches of up to 16 jobs completed together, each system through its own
+# bulk path (Jobfoundry's batch calls, BullMQ addBulk and a worker's concurrency, graphile-worker
+# addJobs with its local queue and batched completion, beanstalkd's commands pipelined).
 #
 #   bench/compare.sh                          # defaults: 20,000 jobs, 16 workers, 4 producers
+#   WORKLOAD=bulk bench/compare.sh            # the same, in batches
 #   JOBS=2000 WARMUP=200 bench/compare.sh     # a quick check
 #   SYSTEMS="jobfoundry-os beanstalkd" bench/compare.sh
 #
-# Settings (environment): JOBS (20000), WORKERS (16), PRODUCERS (4), TIMEOUT (90 s per run,
-# warm-up and measured run each), WARMUP (20000 jobs, not recorded), SYSTEMS (all five), OUT
-# (target/bench/compare), CLIENT (raw: the bench's HTTP/1.1 client; jdk: java.net.http).
+# Settings (environment): WORKLOAD (single), JOBS (20000), WORKERS (16), PRODUCERS (4), TIMEOUT
+# (90 s per run, warm-up and measured run each), WARMUP (20000 jobs, not recorded), SYSTEMS (all
+# five), OUT (target/bench/compare/WORKLOAD), CLIENT (raw: the bench's HTTP/1.1 client; jdk:
+# java.net.http).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
+WORKLOAD=${WORKLOAD:-single}
+case $WORKLOAD in single | bulk) ;; *) echo "WORKLOAD: single | bulk, not $WORKLOAD" >&2; exit 2 ;; esac
 JOBS=${JOBS:-20000}
 WORKERS=${WORKERS:-16}
 PRODUCERS=${PRODUCERS:-4}
 TIMEOUT=${TIMEOUT:-90}
 WARMUP=${WARMUP:-20000}
 SYSTEMS=${SYSTEMS:-"jobfoundry-fsync jobfoundry-os beanstalkd bullmq graphile-worker"}
-OUT=${OUT:-target/bench/compare}
+OUT=${OUT:-target/bench/compare/$WORKLOAD}
 CLIENT=${CLIENT:-raw}
 
 BENCH_WORK=$(mktemp -d /tmp/jobfoundry-compare.XXXXXX)
@@ -56,9 +65,9 @@ install_peers() {
 # $5 server pid, then the system's own options.
 run_compare() {
   local system=$1 label=$2 version=$3 durability=$4 pid=$5; shift 5
-  log "running $label ($JOBS jobs, $WORKERS workers, $PRODUCERS producers)"
+  log "running $label, workload $WORKLOAD ($JOBS jobs, $WORKERS workers, $PRODUCERS producers)"
   timeout $((2 * TIMEOUT + 120)) java -cp "$BENCH_CP" io.jobfoundry.bench.Bench compare "$system" \
-    --jobs "$JOBS" --workers "$WORKERS" --producers "$PRODUCERS" --timeout "$TIMEOUT" --warmup "$WARMUP" \
+    --workload "$WORKLOAD" --jobs "$JOBS" --workers "$WORKERS" --producers "$PRODUCERS" --timeout "$TIMEOUT" --warmup "$WARMUP" \
     --label "$label" --version "$version" --durability "$durability" --server-pid "$pid" \
     --out "$OUT/results.jsonl" "$@" | tee -a "$OUT/logs/bench.log"
 }

@@ -42,21 +42,33 @@ export function cpuMicros() {
 }
 
 /**
- * Runs `loops` concurrent async loops that call `createOne()` until `jobs` have been started or
- * the deadline passes; answers how many were created and when the loops were released.
+ * Runs `loops` concurrent async loops that each claim the next `batch` jobs (fewer for the last)
+ * and call `createMany(stamps)` with one creation stamp per job, until `jobs` have been claimed or
+ * the deadline passes; answers how many were created and when the loops were released. With a
+ * batch of 1 the driver creates one job per call (the single workload).
  */
-export async function produce({ jobs, loops, deadline, createOne }) {
+export async function produce({ jobs, loops, batch, deadline, createMany }) {
   let next = 0;
   let created = 0;
   const startNs = now();
   await Promise.all(Array.from({ length: loops }, async () => {
     while (next < jobs && now() < deadline) {
-      next++;
-      await createOne();
-      created++;
+      const count = Math.min(batch, jobs - next);
+      next += count;
+      const stamp = now().toString();
+      await createMany(Array.from({ length: count }, () => stamp));
+      created += count;
     }
   }));
   return { created, startNs };
+}
+
+/**
+ * The workload's shape from the arguments: `--batch` jobs per create call (1: one at a time),
+ * and `--fetch` jobs a worker takes at most at once (1: one at a time); both default to 1.
+ */
+export function shapeOf(args) {
+  return { batch: Number(args.batch ?? 1), fetch: Number(args.fetch ?? 1) };
 }
 
 /**

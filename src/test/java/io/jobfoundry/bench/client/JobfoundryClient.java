@@ -28,6 +28,61 @@ public final class JobfoundryClient implements AutoCloseable {
         connection.send("POST", "/v1/jobs/" + type, body).expect("create", 201);
     }
 
+    /**
+     * {@code POST /v1/jobs}: creates one job of {@code type} per stamp in one call (one store
+     * transaction), each as {@link #stampedBody} would; throws unless every item answered 201.
+     */
+    public void createBatch(String type, long[] createdNanos) throws IOException {
+        StringBuilder body = new StringBuilder(32 + createdNanos.length * (type.length() + 48)).append("{\"jobs\":[");
+        for (int i = 0; i < createdNanos.length; i++) {
+            body.append(i == 0 ? "" : ",").append("{\"type\":\"").append(type).append("\",\"data\":{\"t\":")
+                    .append(createdNanos[i]).append("}}");
+        }
+        HttpAnswer answer = connection.send("POST", "/v1/jobs", body.append("]}").toString()).expect("batch create", 200);
+        expectEach(JSON.readTree(answer.body()).path("jobs"), createdNanos.length, 201, "batch create", answer);
+    }
+
+    /**
+     * {@code POST /v1/finish}: finishes the jobs as succeeded in one call; false when any item
+     * answered a halt (its lease was lost), as {@link #finish} does for one.
+     */
+    public boolean finishBatch(List<Accepted> jobs) throws IOException {
+        StringBuilder body = new StringBuilder(32 + jobs.size() * 160).append("{\"jobs\":[");
+        for (int i = 0; i < jobs.size(); i++) {
+            Accepted job = jobs.get(i);
+            body.append(i == 0 ? "" : ",").append("{\"type\":\"").append(job.type()).append("\",\"id\":\"").append(job.id())
+                    .append("\",\"lease\":\"").append(job.lease()).append("\",\"outcome\":\"succeeded\"}");
+        }
+        HttpAnswer answer = connection.send("POST", "/v1/finish", body.append("]}").toString()).expect("batch finish", 200);
+        JsonNode results = JSON.readTree(answer.body()).path("results");
+        if (results.size() != jobs.size()) {
+            throw new IllegalStateException("batch finish answered " + results.size() + " results for " + jobs.size()
+                    + " jobs: " + answer.text());
+        }
+        for (JsonNode result : results) {
+            int status = result.path("status").asInt();
+            if (status == 409) {
+                return false;
+            }
+            if (status != 200) {
+                throw new IllegalStateException("batch finish item answered " + status + ": " + result);
+            }
+        }
+        return true;
+    }
+
+    /** Throws unless {@code items} are {@code count} objects each with {@code status}: a failed item must stop a run. */
+    private static void expectEach(JsonNode items, int count, int status, String call, HttpAnswer answer) {
+        if (items.size() != count) {
+            throw new IllegalStateException(call + " answered " + items.size() + " items for " + count + ": " + answer.text());
+        }
+        for (JsonNode item : items) {
+            if (item.path("status").asInt() != status) {
+                throw new IllegalStateException(call + " item answered " + item.path("status").asInt() + ": " + item);
+            }
+        }
+    }
+
     /** A job body whose data carries the creation time that receipt latency is measured from. */
     public static String stampedBody(long createdNanos, String group) {
         String data = "{\"data\":{\"t\":" + createdNanos + "}";

@@ -9,11 +9,14 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The part of beanstalkd's text protocol (doc/protocol.txt in beanstalkd's sources) that the
  * workload needs: {@code use}, {@code watch}/{@code ignore}, {@code put}, {@code
- * reserve-with-timeout} and {@code delete}, over one blocking socket. Replies other than the
+ * reserve-with-timeout} and {@code delete}, over one blocking socket, several of one kind
+ * pipelined where the bulk workload asks for more than one. Replies other than the
  * expected ones ({@code OUT_OF_MEMORY}, {@code DRAINING}, {@code EXPECTED_CRLF}, ...) throw.
  */
 final class BeanstalkConnection implements AutoCloseable {
@@ -49,35 +52,63 @@ final class BeanstalkConnection implements AutoCloseable {
         expect(command("ignore default"), "WATCHING");
     }
 
-    long put(byte[] body) throws IOException {
-        out.write(("put " + PRIORITY + " 0 " + TIME_TO_RUN_SECONDS + " " + body.length + "\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
-        out.write(body);
-        out.write('\r');
-        out.write('\n');
+    /**
+     * Puts one job per body. beanstalkd has no batch command, so several are pipelined: every
+     * {@code put} is written in one flush, then the replies are read in order (beanstalkd answers
+     * a connection's commands in the order it sent them). One body is today's single put.
+     */
+    void put(byte[][] bodies) throws IOException {
+        for (byte[] body : bodies) {
+            out.write(("put " + PRIORITY + " 0 " + TIME_TO_RUN_SECONDS + " " + body.length + "\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.write('\r');
+            out.write('\n');
+        }
         out.flush();
-        return Long.parseLong(expect(readLine(), "INSERTED"));
+        for (int i = 0; i < bodies.length; i++) {
+            expect(readLine(), "INSERTED");
+        }
     }
 
-    /** Reserves a job, waiting up to {@code seconds}; null when none came. */
-    Reserved reserve(int seconds) throws IOException {
-        while (true) {
-            String reply = command("reserve-with-timeout " + seconds);
-            if (reply.equals("TIMED_OUT")) {
-                return null;
-            }
-            if (reply.equals("DEADLINE_SOON")) {
-                continue; // about a job this connection already holds; the workload holds none here
+    /**
+     * Reserves up to {@code max} jobs, waiting up to {@code seconds} for the first; none when
+     * none came. The first {@code reserve-with-timeout} waits, the other {@code max - 1} are
+     * pipelined behind it with timeout 0, so they take what is ready at once and answer
+     * {@code TIMED_OUT} otherwise: one round trip for the lot.
+     */
+    List<Reserved> reserve(int max, int seconds) throws IOException {
+        out.write(("reserve-with-timeout " + seconds + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        byte[] immediate = "reserve-with-timeout 0\r\n".getBytes(StandardCharsets.US_ASCII);
+        for (int i = 1; i < max; i++) {
+            out.write(immediate);
+        }
+        out.flush();
+        List<Reserved> reserved = new ArrayList<>(max);
+        for (int i = 0; i < max; i++) {
+            String reply = readLine();
+            // TIMED_OUT: nothing (more) ready. DEADLINE_SOON: about a job this connection holds
+            // close to its time-to-run (60 s, far beyond a run's hold): nothing reserved either.
+            if (reply.equals("TIMED_OUT") || reply.equals("DEADLINE_SOON")) {
+                continue;
             }
             String[] parts = expect(reply, "RESERVED").split(" ");
             byte[] body = in.readNBytes(Integer.parseInt(parts[1]));
             readLine(); // the CRLF after the body
-            return new Reserved(Long.parseLong(parts[0]), body);
+            reserved.add(new Reserved(Long.parseLong(parts[0]), body));
         }
+        return reserved;
     }
 
-    void delete(long id) throws IOException {
-        expect(command("delete " + id), "DELETED");
+    /** Deletes the jobs, their {@code delete} commands pipelined in one flush. */
+    void delete(List<Reserved> jobs) throws IOException {
+        for (Reserved job : jobs) {
+            out.write(("delete " + job.id() + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        }
+        out.flush();
+        for (int i = 0; i < jobs.size(); i++) {
+            expect(readLine(), "DELETED");
+        }
     }
 
     private String command(String line) throws IOException {

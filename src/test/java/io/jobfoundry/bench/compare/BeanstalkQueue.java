@@ -3,9 +3,13 @@ package io.jobfoundry.bench.compare;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.OptionalLong;
+import java.util.List;
 
-/** beanstalkd: create is {@code put}, fetch is {@code reserve-with-timeout}, complete is {@code delete}. */
+/**
+ * beanstalkd: create is {@code put}, fetch is {@code reserve-with-timeout}, complete is
+ * {@code delete}. It has no batch commands; in the bulk workload each call's commands are
+ * pipelined on the connection instead (see {@link BeanstalkConnection}).
+ */
 final class BeanstalkQueue implements JavaQueue {
 
     /** The client, as the results describe it. */
@@ -25,8 +29,12 @@ final class BeanstalkQueue implements JavaQueue {
         connection.use(tube);
         return new Producer() {
             @Override
-            public void create(long createdNanos) throws IOException {
-                connection.put(Long.toString(createdNanos).getBytes(StandardCharsets.US_ASCII));
+            public void create(long[] createdNanos) throws IOException {
+                byte[][] bodies = new byte[createdNanos.length][];
+                for (int i = 0; i < bodies.length; i++) {
+                    bodies[i] = Long.toString(createdNanos[i]).getBytes(StandardCharsets.US_ASCII);
+                }
+                connection.put(bodies);
             }
 
             @Override
@@ -41,19 +49,22 @@ final class BeanstalkQueue implements JavaQueue {
         BeanstalkConnection connection = new BeanstalkConnection(address);
         connection.watchOnly(tube);
         return new Worker() {
-            private BeanstalkConnection.Reserved held;
+            private List<BeanstalkConnection.Reserved> held = List.of();
 
             @Override
-            public OptionalLong fetch(int waitMillis) throws IOException {
+            public long[] fetch(int max, int waitMillis) throws IOException {
                 // beanstalkd waits in whole seconds
-                held = connection.reserve(Math.max(1, (waitMillis + 999) / 1000));
-                return held == null ? OptionalLong.empty()
-                        : OptionalLong.of(Long.parseLong(new String(held.body(), StandardCharsets.US_ASCII)));
+                held = connection.reserve(max, Math.max(1, (waitMillis + 999) / 1000));
+                long[] createdAt = new long[held.size()];
+                for (int i = 0; i < createdAt.length; i++) {
+                    createdAt[i] = Long.parseLong(new String(held.get(i).body(), StandardCharsets.US_ASCII));
+                }
+                return createdAt;
             }
 
             @Override
             public void complete() throws IOException {
-                connection.delete(held.id());
+                connection.delete(held);
             }
 
             @Override

@@ -29,7 +29,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * connection set-up); only the second run is recorded.
  * <pre>
  * Bench compare jobfoundry|beanstalkd|bullmq|graphile-worker
- *     [--jobs 20000] [--workers 16] [--producers 4] [--timeout 60] [--warmup 2000]
+ *     [--workload single|bulk] [--jobs 20000] [--workers 16] [--producers 4] [--timeout 60] [--warmup 2000]
  *     [--label TEXT] [--version TEXT] [--durability TEXT] [--server-pid PID]
  *     [--out target/bench/compare/results.jsonl]
  *   jobfoundry:      [--url http://127.0.0.1:8080] [--client raw|jdk]
@@ -59,17 +59,18 @@ public final class CompareBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse(args, "jobs", "workers", "producers", "timeout", "warmup", "label", "version",
+        Options options = Options.parse(args, "workload", "jobs", "workers", "producers", "timeout", "warmup", "label", "version",
                 "durability", "server-pid", "out", "url", "client", "port", "node-dir", "connection");
         String system = options.word(0, "");
-        Workload workload = new Workload(options.integer("jobs", 20_000), options.integer("producers", 4),
+        Workload.Shape shape = Workload.Shape.parse(options.text("workload", Workload.Shape.SINGLE.id()));
+        Workload workload = new Workload(shape, options.integer("jobs", 20_000), options.integer("producers", 4),
                 options.integer("workers", 16), Duration.ofSeconds(options.integer("timeout", 60)));
-        Subject subject = subject(system, options);
+        Subject subject = subject(system, shape, options);
         String label = options.text("label", system);
         int warmup = options.integer("warmup", 2_000);
         if (warmup > 0) {
             Outcome warm = subject.runner().run(workload.withJobs(warmup));
-            System.out.printf("%s warm-up: %d jobs, %.0f jobs/s%n", label, warm.completed(), warm.jobsPerSecond());
+            System.out.printf("%s %s warm-up: %d jobs, %.0f jobs/s%n", label, shape.id(), warm.completed(), warm.jobsPerSecond());
         }
         String loadBefore = Machine.currentLoad();
         int serverPid = options.integer("server-pid", 0);
@@ -83,25 +84,27 @@ public final class CompareBench {
                 : OptionalDouble.empty();
         probe.ifPresent(JobfoundryClient::close);
         long completed = Math.max(1, outcome.completed());
-        RunResult result = new RunResult(system, label, options.text("version", "unknown"),
+        RunResult result = new RunResult(system, label, shape.id(), shape.createBatch, shape.fetchMax,
+                options.text("version", "unknown"),
                 options.text("durability", "unknown"), subject.client(), workload.jobs(), outcome.created(),
                 outcome.completed(), workload.producers(), workload.workers(), outcome.completed() == workload.jobs(),
                 outcome.seconds(), outcome.jobsPerSecond(), outcome.receipt().percentiles(),
-                perJob.isPresent() ? perJob.getAsDouble() : null, outcome.clientCpuSeconds() * 1000 / completed,
+                perJob.isPresent() ? perJob.getAsDouble() : null, outcome.jobsPerFetch(),
+                outcome.clientCpuSeconds() * 1000 / completed,
                 server.map(s -> s.seconds() * 1000 / completed).orElse(null), loadBefore, Machine.currentLoad(),
                 Instant.now().toString());
         print(result);
         append(Path.of(options.text("out", "target/bench/compare/results.jsonl")), result);
     }
 
-    private static Subject subject(String system, Options options) throws IOException, InterruptedException {
+    private static Subject subject(String system, Workload.Shape shape, Options options) throws IOException, InterruptedException {
         Path nodeDir = Path.of(options.text("node-dir", "bench/node")).toAbsolutePath();
         return switch (system) {
             case "jobfoundry" -> {
                 URI base = options.uri("url", "http://127.0.0.1:8080");
                 HttpClientKind kind = HttpClientKind.parse(options.text("client", "raw"));
                 yield new Subject(JobfoundryQueue.client(kind),
-                        w -> JavaWorkload.run(new JobfoundryQueue(base, kind, freshName("compare-")), w),
+                        w -> JavaWorkload.run(new JobfoundryQueue(base, kind, freshName("compare-"), shape), w),
                         Optional.of(kind.factory(base)));
             }
             case "beanstalkd" -> {
@@ -126,13 +129,15 @@ public final class CompareBench {
         };
     }
 
+    /** One line; bench/ab.sh reads it ("LABEL: ... = N jobs/s ... server N"), so keep that shape. */
     private static void print(RunResult r) {
         Percentiles p = r.receiptLatency();
-        System.out.printf("%s: %d/%d jobs in %.2f s = %.0f jobs/s%s; creation→receipt %s; txn/job %s; "
-                + "CPU ms/job client %.3f server %s; load %s → %s%n", r.label(), r.completed(), r.jobs(), r.seconds(),
+        System.out.printf("%s: %s, %d/%d jobs in %.2f s = %.0f jobs/s%s; creation→receipt %s; txn/job %s; jobs/fetch %s; "
+                + "CPU ms/job client %.3f server %s; load %s → %s%n", r.label(), r.workload(), r.completed(), r.jobs(), r.seconds(),
                 r.jobsPerSecond(), r.complete() ? "" : " (STOPPED at the time bound)", p.line(),
                 r.storeTransactionsPerJob() == null ? "n/a" : String.format("%.2f", r.storeTransactionsPerJob()),
-                r.clientCpuMsPerJob(), r.serverCpuMsPerJob() == null ? "n/a" : String.format("%.3f", r.serverCpuMsPerJob()),
+                r.jobsPerFetch() == null ? "n/a" : String.format("%.1f", r.jobsPerFetch()), r.clientCpuMsPerJob(),
+                r.serverCpuMsPerJob() == null ? "n/a" : String.format("%.3f", r.serverCpuMsPerJob()),
                 r.loadBefore(), r.loadAfter());
     }
 

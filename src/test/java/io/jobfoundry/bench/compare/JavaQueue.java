@@ -1,12 +1,12 @@
 package io.jobfoundry.bench.compare;
 
 import java.io.IOException;
-import java.util.OptionalLong;
 
 /**
- * A job system driven from Java, one connection per producer and per worker. A worker holds at
- * most one job at a time, as every system here is run ({@code max=1}, one reserve, concurrency
- * one per worker).
+ * A job system driven from Java, one connection per producer and per worker. How many jobs a
+ * call carries is the {@link Workload.Shape}'s: one each in {@code single} (a worker holds at most
+ * one job: {@code max=1}, one reserve), batches in {@code bulk}, each system through its own bulk
+ * path.
  */
 interface JavaQueue {
 
@@ -16,21 +16,22 @@ interface JavaQueue {
 
     /** Creates jobs; each carries the time it was created at. */
     interface Producer extends AutoCloseable {
-        void create(long createdNanos) throws IOException;
+        /** Creates one job per element of {@code createdNanos}, stamped with it, in as few calls as the system allows. */
+        void create(long[] createdNanos) throws IOException;
 
         @Override
         void close();
     }
 
-    /** Fetches and completes jobs, one at a time. */
+    /** Fetches jobs and completes them. */
     interface Worker extends AutoCloseable {
         /**
-         * Waits up to {@code waitMillis} for a job and holds it; answers its creation time, or
-         * empty when none came.
+         * Waits up to {@code waitMillis} for a job, takes up to {@code max} and holds them;
+         * answers their creation times, none when no job came.
          */
-        OptionalLong fetch(int waitMillis) throws IOException;
+        long[] fetch(int max, int waitMillis) throws IOException;
 
-        /** Completes (deletes, finishes) the job that {@link #fetch} answered last. */
+        /** Completes (deletes, finishes) every job that {@link #fetch} answered last. */
         void complete() throws IOException;
 
         @Override

@@ -4,7 +4,7 @@ import io.jobfoundry.bench.Crew;
 import io.jobfoundry.bench.measure.CpuMeter;
 import io.jobfoundry.bench.measure.Latency;
 import java.time.Duration;
-import java.util.OptionalLong;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Runs the {@link Workload} against a {@link JavaQueue}: workers connect and start fetching
  * first, then the producers connect, wait at a gate until all have, and are released together.
- * The clock starts at the gate and stops at the last completion.
+ * The clock starts at the gate and stops at the last completion. Producers create in batches of
+ * the shape's {@code createBatch} (1 in {@code single}), workers fetch up to its {@code fetchMax}.
  */
 final class JavaWorkload {
 
@@ -26,6 +27,8 @@ final class JavaWorkload {
     static Outcome run(JavaQueue queue, Workload workload) throws Exception {
         long deadline = System.nanoTime() + workload.limit().toNanos();
         int jobs = workload.jobs();
+        int batch = workload.shape().createBatch;
+        int fetchMax = workload.shape().fetchMax;
         Latency receipt = new Latency();
         AtomicInteger completed = new AtomicInteger();
         AtomicLong lastComplete = new AtomicLong();
@@ -34,16 +37,21 @@ final class JavaWorkload {
         CountDownLatch gate = new CountDownLatch(1);
         AtomicInteger nextJob = new AtomicInteger();
         AtomicInteger created = new AtomicInteger();
+        AtomicLong fetches = new AtomicLong();
         double cpuBefore = CpuMeter.ownSeconds();
         try (Crew workers = Crew.start("worker", workload.workers(), w -> {
             try (JavaQueue.Worker worker = queue.worker(w)) {
                 workersConnected.countDown();
                 while (completed.get() < jobs && System.nanoTime() < deadline) {
-                    OptionalLong createdAt = worker.fetch(FETCH_WAIT_MILLIS);
-                    if (createdAt.isPresent()) {
-                        receipt.recordNanos(System.nanoTime() - createdAt.getAsLong());
+                    long[] createdAt = worker.fetch(fetchMax, FETCH_WAIT_MILLIS);
+                    if (createdAt.length > 0) {
+                        fetches.incrementAndGet();
+                        long received = System.nanoTime();
+                        for (long stamp : createdAt) {
+                            receipt.recordNanos(received - stamp);
+                        }
                         worker.complete();
-                        if (completed.incrementAndGet() == jobs) {
+                        if (completed.addAndGet(createdAt.length) == jobs) {
                             lastComplete.set(System.nanoTime());
                         }
                     }
@@ -53,9 +61,14 @@ final class JavaWorkload {
             try (JavaQueue.Producer producer = queue.producer()) {
                 producersConnected.countDown();
                 gate.await();
-                for (int i = nextJob.getAndIncrement(); i < jobs && System.nanoTime() < deadline; i = nextJob.getAndIncrement()) {
-                    producer.create(System.nanoTime());
-                    created.incrementAndGet();
+                // Each producer claims the next batch of job numbers, so that the run creates
+                // exactly `jobs` whatever the batch size; only the last batch may be short.
+                for (int first = nextJob.getAndAdd(batch); first < jobs && System.nanoTime() < deadline;
+                        first = nextJob.getAndAdd(batch)) {
+                    long[] stamps = new long[Math.min(batch, jobs - first)];
+                    Arrays.fill(stamps, System.nanoTime());
+                    producer.create(stamps);
+                    created.addAndGet(stamps.length);
                 }
             }
         })) {
@@ -73,7 +86,7 @@ final class JavaWorkload {
                 throw new IllegalStateException("workers did not stop after the last job");
             }
             return new Outcome(created.get(), completed.get(), start, end, receipt,
-                    CpuMeter.ownSeconds() - cpuBefore);
+                    CpuMeter.ownSeconds() - cpuBefore, fetches.get());
         }
     }
 }

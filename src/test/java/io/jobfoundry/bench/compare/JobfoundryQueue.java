@@ -6,20 +6,24 @@ import io.jobfoundry.bench.http.HttpClientKind;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
-import java.util.OptionalLong;
 
 /**
- * Jobfoundry through its REST API: create is {@code POST /v1/jobs/{type}}, fetch is a blocking
- * {@code POST /v1/accept} with {@code max=1}, complete is {@code POST .../finish}.
+ * Jobfoundry through its REST API. Fetch is a blocking {@code POST /v1/accept} with the
+ * workload's {@code max}. In the {@code single} workload create is {@code POST /v1/jobs/{type}}
+ * and complete {@code POST .../finish}, one call per job; in {@code bulk} they are the batch
+ * calls {@code POST /v1/jobs} and {@code POST /v1/finish}, used for every call of the run (a
+ * producer's short last batch, an accept that brought one job), as a client built on them would.
  */
 final class JobfoundryQueue implements JavaQueue {
 
     private final HttpClientKind.ConnectionFactory connections;
     private final String type;
+    private final boolean batchCalls;
 
-    JobfoundryQueue(URI base, HttpClientKind kind, String type) {
+    JobfoundryQueue(URI base, HttpClientKind kind, String type, Workload.Shape shape) {
         this.connections = kind.factory(base);
         this.type = type;
+        this.batchCalls = shape == Workload.Shape.BULK;
     }
 
     JobfoundryClient connect() throws IOException {
@@ -36,8 +40,14 @@ final class JobfoundryQueue implements JavaQueue {
         JobfoundryClient client = connect();
         return new Producer() {
             @Override
-            public void create(long createdNanos) throws IOException {
-                client.create(type, JobfoundryClient.stampedBody(createdNanos, null));
+            public void create(long[] createdNanos) throws IOException {
+                if (batchCalls) {
+                    client.createBatch(type, createdNanos);
+                } else {
+                    for (long stamp : createdNanos) {
+                        client.create(type, JobfoundryClient.stampedBody(stamp, null));
+                    }
+                }
             }
 
             @Override
@@ -52,19 +62,30 @@ final class JobfoundryQueue implements JavaQueue {
         JobfoundryClient client = connect();
         String name = "bench-" + index;
         return new Worker() {
-            private Accepted held;
+            private List<Accepted> held = List.of();
 
             @Override
-            public OptionalLong fetch(int waitMillis) throws IOException {
-                List<Accepted> jobs = client.accept(type, 1, waitMillis, name);
-                held = jobs.isEmpty() ? null : jobs.get(0);
-                return held == null ? OptionalLong.empty() : OptionalLong.of(held.createdNanos());
+            public long[] fetch(int max, int waitMillis) throws IOException {
+                held = client.accept(type, max, waitMillis, name);
+                long[] createdAt = new long[held.size()];
+                for (int i = 0; i < createdAt.length; i++) {
+                    createdAt[i] = held.get(i).createdNanos();
+                }
+                return createdAt;
             }
 
             @Override
             public void complete() throws IOException {
-                if (!client.finish(held)) {
-                    throw new IllegalStateException("finish of " + held.id() + " was halted: its lease was lost");
+                if (batchCalls) {
+                    if (!client.finishBatch(held)) {
+                        throw new IllegalStateException("a batch finish was halted: a lease among " + held.size() + " was lost");
+                    }
+                    return;
+                }
+                for (Accepted job : held) {
+                    if (!client.finish(job)) {
+                        throw new IllegalStateException("finish of " + job.id() + " was halted: its lease was lost");
+                    }
                 }
             }
 

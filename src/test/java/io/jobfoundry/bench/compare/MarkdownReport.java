@@ -21,8 +21,8 @@ final class MarkdownReport {
         for (RunResult jf : results.jobfoundry()) {
             md.append(' ').append(jf.label()).append(" ÷ this |");
         }
-        md.append(" Store txn/job | CPU ms/job client / server |\n|---|---|---:|---:|---:|");
-        md.append("---:|".repeat(results.jobfoundry().size())).append("---:|---:|\n");
+        md.append(" Store txn/job | Jobs/fetch | CPU ms/job client / server |\n|---|---|---:|---:|---:|");
+        md.append("---:|".repeat(results.jobfoundry().size())).append("---:|---:|---:|\n");
         for (RunResult run : results.runs()) {
             md.append("| ").append(run.label()).append(" | ").append(run.durability()).append(" | ")
                     .append(String.format("%,.0f", run.jobsPerSecond())).append(run.complete() ? "" : " (incomplete)")
@@ -33,12 +33,14 @@ final class MarkdownReport {
             }
             md.append(' ').append(run.storeTransactionsPerJob() == null ? "n/a"
                     : String.format("%.2f", run.storeTransactionsPerJob())).append(" | ")
+                    .append(run.jobsPerFetch() == null ? "n/a" : String.format("%.1f", run.jobsPerFetch())).append(" | ")
                     .append(String.format("%.3f", run.clientCpuMsPerJob())).append(" / ")
                     .append(run.serverCpuMsPerJob() == null ? "n/a" : String.format("%.3f", run.serverCpuMsPerJob()))
                     .append(" |\n");
         }
         md.append("\np50/p99: creation → receipt by a worker. Store txn/job: Jobfoundry's committed store transactions"
-                + " per job from `/q/metrics` (n/a: the service exposes no such counter).\n\n");
+                + " per job from `/q/metrics` (n/a: the service exposes no such counter). Jobs/fetch: jobs per worker"
+                + " fetch that brought any, as the Java clients count them (n/a: the Node libraries fetch inside).\n\n");
         md.append("| System | Version | Client | Jobs done | Seconds | Load before → after |\n|---|---|---|---:|---:|---|\n");
         for (RunResult run : results.runs()) {
             md.append(String.format("| %s | %s | %s | %,d of %,d | %.2f | %s → %s |%n", run.label(), run.version(),

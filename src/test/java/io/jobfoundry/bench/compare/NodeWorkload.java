@@ -26,6 +26,8 @@ final class NodeWorkload {
 
     private final Path script;
     private final List<String> targetArgs;
+    /** The run's {@link Workload.Shape} for the drivers: {@code --batch B --fetch F}. */
+    private List<String> shapeArgs = List.of();
 
     /** {@code targetArgs}: how the driver reaches its server, e.g. {@code --port 16379}. */
     NodeWorkload(Path script, List<String> targetArgs) {
@@ -34,6 +36,8 @@ final class NodeWorkload {
     }
 
     Outcome run(Workload workload, String queue) throws Exception {
+        shapeArgs = List.of("--batch", Integer.toString(workload.shape().createBatch), "--fetch",
+                Integer.toString(workload.shape().fetchMax));
         long limitSeconds = workload.limit().toSeconds();
         long deadline = System.nanoTime() + workload.limit().toNanos() + TimeUnit.SECONDS.toNanos(30);
         try (Driver worker = start("worker", queue, workload.jobs(), limitSeconds, "--concurrency", workload.workers())) {
@@ -49,7 +53,7 @@ final class NodeWorkload {
                 double cpu = (produced.path("cpuMicros").asLong() + worked.path("cpuMicros").asLong()) / 1e6;
                 return new Outcome(produced.path("created").asLong(), worked.path("completed").asLong(),
                         Long.parseLong(produced.path("startNs").asText()), Long.parseLong(worked.path("lastCompleteNs").asText()),
-                        receipt, cpu);
+                        receipt, cpu, 0);
             }
         }
     }
@@ -59,6 +63,7 @@ final class NodeWorkload {
         List<String> command = new ArrayList<>(List.of("node", script.toString(), role, "--queue", queue, "--jobs",
                 Integer.toString(jobs), "--timeout", Long.toString(timeoutSeconds), countOption, Integer.toString(count)));
         command.addAll(targetArgs);
+        command.addAll(shapeArgs);
         Process process = new ProcessBuilder(command).directory(script.getParent().toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         return new Driver(role, process);

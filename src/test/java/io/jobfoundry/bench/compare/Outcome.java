@@ -13,9 +13,11 @@ import io.jobfoundry.bench.measure.Latency;
  * @param lastCompleteNanos when the last job was completed
  * @param receipt creation → receipt by a worker, per job
  * @param clientCpuSeconds CPU used by the client processes (producers and workers) in the run
+ * @param fetches the workers' fetches that brought at least one job; 0 where the client does not
+ *     see them (the Node drivers: BullMQ and graphile-worker fetch inside their libraries)
  */
 public record Outcome(long created, long completed, long startNanos, long lastCompleteNanos, Latency receipt,
-        double clientCpuSeconds) {
+        double clientCpuSeconds, long fetches) {
 
     public double seconds() {
         return (lastCompleteNanos - startNanos) / 1e9;
@@ -24,5 +26,10 @@ public record Outcome(long created, long completed, long startNanos, long lastCo
     /** End to end: from the first create to the last complete, producers and workers running together. */
     public double jobsPerSecond() {
         return completed / seconds();
+    }
+
+    /** Jobs per fetch that brought any: how full the bulk workload's fetches were; null where unknown. */
+    public Double jobsPerFetch() {
+        return fetches == 0 ? null : (double) completed / fetches;
     }
 }
