@@ -140,13 +140,11 @@ public class ProblemMappers {
      */
     @ServerExceptionMapper
     public Response storeLimit(StoreLimitException e) {
-        Map<String, Object> problem = Problems.document(ProblemType.DATA_TOO_LARGE, switch (e.limit()) {
-            case TRANSACTION_SIZE -> "the request would write " + e.size() + " bytes in one store transaction, more than"
-                    + " it holds (10 MB with FoundationDB); send fewer jobs per batch";
-            case VALUE_SIZE, KEY_SIZE -> "the request would store " + e.size() + " bytes in one record or key, more"
-                    + " than the store takes";
-        });
-        problem.put("limit", e.limit() == StoreLimitException.Limit.TRANSACTION_SIZE ? 10_000_000 : 100_000);
+        Map<String, Object> problem = Problems.document(ProblemType.DATA_TOO_LARGE, e.wholeTransaction()
+                ? "the request would write " + e.size() + " bytes in one store transaction, more than it holds"
+                        + " (10 MB with FoundationDB); send fewer jobs per batch"
+                : "the request would store " + e.size() + " bytes in one record or key, more than the store takes");
+        problem.put("limit", e.wholeTransaction() ? 10_000_000 : 100_000);
         return Problems.response(problem).build();
     }
 

@@ -22,4 +22,9 @@ public class StoreLimitException extends StoreException {
     public long size() {
         return size;
     }
+
+    /** Whether the transaction as a whole outgrew the store, rather than one key or value. */
+    public boolean wholeTransaction() {
+        return limit == Limit.TRANSACTION_SIZE;
+    }
 }
