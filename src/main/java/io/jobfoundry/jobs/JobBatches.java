@@ -34,8 +34,10 @@ import org.jboss.logging.Logger;
  * Many creates, finishes or heartbeats in one transaction (BullMQ's {@code addBulk}, River's
  * {@code InsertMany}): producers and workers with volume pay one commit per batch, not per job.
  * Every item is checked before the transaction ({@link #check}); a batch holds each job at most
- * once, at most {@link #MAX_ITEMS} items and {@link #MAX_DATA_BYTES} of data, which keeps its one
- * transaction inside FoundationDB's 10 MB and 5 s.
+ * once, at most {@link #MAX_ITEMS} items and {@link #MAX_DATA_BYTES} of data sent. What it writes
+ * is its jobs' whole records, though: a batch that outgrows one transaction all the same
+ * (heartbeats of jobs that already hold large data) fails whole with the store's
+ * {@code StoreLimitException}, changing nothing, and the API answers it {@code 413}.
  */
 public final class JobBatches {
 
@@ -44,8 +46,8 @@ public final class JobBatches {
     /** Items in one batch at most. */
     public static final int MAX_ITEMS = 1000;
     /**
-     * The data of one batch's jobs together, at most: with a record's own fields, its index keys and
-     * counters (well under 1 KB a job, 1,000 jobs at most) the transaction stays under 10 MB.
+     * The data a batch sends, at most: with a record's own fields, its index keys and counters (well
+     * under 1 KB a job, 1,000 jobs at most) a batch of new jobs stays under FoundationDB's 10 MB.
      */
     public static final int MAX_DATA_BYTES = 8 * 1024 * 1024;
 
