@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A {@link JobRecord}'s stored form: a tuple with a leading format number, the fields, then the
+ * A job record's stored form ({@link RecordFields}): a tuple with a leading format number, the fields, then the
  * activity versionstamp (a record whose activity changes in its transaction is written with
  * {@code SET_VERSIONSTAMPED_VALUE} and a placeholder there), then the fields added later. A
  * release reads the elements it knows by position and ignores the ones after them, so replicas
@@ -26,7 +26,7 @@ final class RecordFormat {
     }
 
     /** The fields before the activity stamp. */
-    private static Tuple head(JobRecord r) {
+    private static Tuple head(RecordFields r) {
         List<Object> items = new ArrayList<>(24);
         items.add(FORMAT);
         items.add((long) r.state.ordinal());
@@ -56,27 +56,27 @@ final class RecordFormat {
     }
 
     /** The fields after the activity stamp, added since: absent in records of earlier releases. */
-    private static Tuple tail(JobRecord r) {
+    private static Tuple tail(RecordFields r) {
         return Tuple.from(r.finishedAs == null ? null : (long) r.finishedAs.ordinal(), r.runScheduledAt, r.finishedBy,
                 r.history);
     }
 
     /** The record with its current (complete or absent) activity stamp. */
-    static byte[] encode(JobRecord r) {
+    static byte[] encode(RecordFields r) {
         return head(r).addObject(r.activity).addAll(tail(r)).pack();
     }
 
     /** The record with a placeholder for this transaction's versionstamp as its activity. */
-    static VersionstampKeys.Template encodeWithNewActivity(JobRecord r, int userVersion) {
+    static VersionstampKeys.Template encodeWithNewActivity(RecordFields r, int userVersion) {
         return VersionstampKeys.key(head(r), userVersion, tail(r));
     }
 
-    static JobRecord decode(String type, String id, byte[] bytes) {
+    /** Reads {@code bytes} into {@code r}, a record of the job whose key they were under; answers it. */
+    static <R extends RecordFields> R decode(byte[] bytes, R r) {
         Tuple t = Tuple.fromBytes(bytes);
         if (t.getLong(0) != FORMAT) {
             throw new IllegalStateException("unknown job record format " + t.getLong(0));
         }
-        JobRecord r = new JobRecord(type, id);
         r.state = JobState.values()[(int) t.getLong(1)];
         r.result = t.get(2) == null ? null : JobResult.values()[(int) t.getLong(2)];
         byte[] data = t.getBytes(3);
