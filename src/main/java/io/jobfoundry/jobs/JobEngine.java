@@ -8,12 +8,15 @@ import io.jobfoundry.jobs.context.EngineContext;
 import io.jobfoundry.jobs.context.EngineOptions;
 import io.jobfoundry.jobs.context.JobObserver;
 import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.BulkAction;
+import io.jobfoundry.jobs.model.BulkResult;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.Counts;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobFilter;
 import io.jobfoundry.jobs.model.JobPage;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
@@ -22,6 +25,7 @@ import io.jobfoundry.jobs.model.TypeInfo;
 import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Adds;
+import io.jobfoundry.jobs.records.CrossListing;
 import io.jobfoundry.jobs.records.Edits;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.jobs.records.Listing;
@@ -42,6 +46,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
@@ -67,6 +72,7 @@ public final class JobEngine {
     private final Accepting accepting;
     private final Waiters waiters;
     private final JobBatches batches;
+    private final JobBulk bulk;
 
     /**
      * @param accepting the accept path, shared with whatever serves blocked accepts
@@ -79,6 +85,7 @@ public final class JobEngine {
         this.accepting = accepting;
         this.waiters = waiters;
         this.batches = new JobBatches(context, options);
+        this.bulk = new JobBulk(context);
     }
 
     /** An engine with nobody blocked in accept to hand jobs to (tools, tests, benchmarks). */
@@ -188,6 +195,38 @@ public final class JobEngine {
         }
         String after = cursor == null ? null : Listing.decodeCursor(cursor);
         return runner.run(tx -> Listing.page(tx, type, state, result, group, limit, after));
+    }
+
+    /** {@link #listAll(JobFilter, Predicate, int, String)} over every type the filter covers. */
+    public JobPage listAll(JobFilter filter, int limit, String cursor) {
+        return listAll(filter, type -> true, limit, cursor);
+    }
+
+    /**
+     * Jobs of every type that {@code filter} and {@code scope} (the types the caller may see) both
+     * cover, in (type, id) order, paged as {@link #list} pages one type: a page may hold fewer than
+     * {@code limit} jobs while {@code next} is not null. Types left out are not read.
+     */
+    public JobPage listAll(JobFilter filter, Predicate<String> scope, int limit, String cursor) {
+        if (limit < 1 || limit > 1000) {
+            throw new InvalidJobRequestException("limit", "limit must be within 1..1000");
+        }
+        CrossListing.Position after = cursor == null ? null : CrossListing.decodeCursor(cursor);
+        return runner.run(tx -> CrossListing.page(tx, filter, scope, limit, after));
+    }
+
+    /** {@link #bulk(BulkAction, JobFilter, Predicate, int)} over every type the filter covers. */
+    public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
+        return bulk(action, filter, type -> true, limit);
+    }
+
+    /**
+     * Cancels, retries or removes up to {@code limit} jobs that {@code filter} (whose type glob is
+     * required) and {@code scope} match, as the single calls do, a page at a time, each page in a
+     * transaction of its own ({@link JobBulk}).
+     */
+    public BulkResult bulk(BulkAction action, JobFilter filter, Predicate<String> scope, int limit) {
+        return bulk.run(action, filter, scope, limit);
     }
 
     /**

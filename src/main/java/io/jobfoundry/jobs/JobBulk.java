@@ -1,0 +1,63 @@
+package io.jobfoundry.jobs;
+
+import io.jobfoundry.jobs.context.EngineContext;
+import io.jobfoundry.jobs.model.BulkAction;
+import io.jobfoundry.jobs.model.BulkResult;
+import io.jobfoundry.jobs.model.InvalidJobRequestException;
+import io.jobfoundry.jobs.model.JobFilter;
+import io.jobfoundry.jobs.model.JobPage;
+import io.jobfoundry.jobs.records.Bulk;
+import io.jobfoundry.jobs.records.CrossListing;
+import io.jobfoundry.jobs.records.Tokens;
+import java.util.function.Predicate;
+import org.jboss.logging.Logger;
+
+/**
+ * Bulk actions ({@code POST /v1/bulk}): cancel, retry or remove every job a filter matches, up to a
+ * limit. The jobs are found with the listing across types, a page at a time in a read-only
+ * transaction, and each page is acted on in a transaction of its own ({@link Bulk#step}), which
+ * checks each job again. So a bulk holds no transaction longer than one page takes, and a job that
+ * changed between the listing and its step is left alone; the bulk as a whole is not atomic: a
+ * failure part way leaves the steps before it done, and running it again does the rest.
+ */
+final class JobBulk {
+
+    static final int MAX_LIMIT = 10_000;
+
+    private static final Logger LOG = Logger.getLogger(JobBulk.class);
+
+    private final EngineContext context;
+
+    JobBulk(EngineContext context) {
+        this.context = context;
+    }
+
+    BulkResult run(BulkAction action, JobFilter filter, Predicate<String> scope, int limit) {
+        if (action == null) {
+            throw new InvalidJobRequestException("action", "action is cancel, retry or remove");
+        }
+        if (filter == null || filter.types() == null) {
+            throw new InvalidJobRequestException("type",
+                    "a bulk action names the types it acts on: type is required (\"*\" for every type)");
+        }
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new InvalidJobRequestException("limit", "limit must be within 1.." + MAX_LIMIT);
+        }
+        BulkResult done = BulkResult.NONE;
+        CrossListing.Position after = null;
+        do {
+            int want = (int) Math.min(Bulk.STEP, limit - done.matched());
+            CrossListing.Position from = after;
+            JobPage page = context.runner().run(tx -> CrossListing.page(tx, filter, scope, want, from));
+            if (!page.jobs().isEmpty()) {
+                // Drawn once per step, so that every attempt of the step recognizes its own commit.
+                long now = context.now();
+                String nonce = Tokens.next();
+                done = done.plus(context.runner().run(tx -> Bulk.step(tx, action, filter, page.jobs(), now, nonce)));
+            }
+            after = page.next() == null ? null : CrossListing.decodeCursor(page.next());
+        } while (after != null && done.matched() < limit);
+        LOG.infof("bulk %s of %s: %d matched, %d changed", action.wireName(), filter, done.matched(), done.changed());
+        return done;
+    }
+}

@@ -1,0 +1,17 @@
+package io.jobfoundry.jobs.model;
+
+import java.util.Locale;
+
+/** What {@code POST /v1/bulk} does to each matching job: what the single call of that name does. */
+public enum BulkAction {
+    /** As {@code POST .../cancel}: pending ends cancelled, a running job's processor is told so. */
+    CANCEL,
+    /** As {@code PUT} of a finished job: it runs again as a fresh run; jobs not finished are left alone. */
+    RETRY,
+    /** As {@code DELETE}: every trace gone, a running job's processor is told {@code removed}. */
+    REMOVE;
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
