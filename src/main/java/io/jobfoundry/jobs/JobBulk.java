@@ -22,8 +22,6 @@ import org.jboss.logging.Logger;
  */
 final class JobBulk {
 
-    static final int MAX_LIMIT = 10_000;
-
     private static final Logger LOG = Logger.getLogger(JobBulk.class);
 
     private final EngineContext context;
@@ -40,8 +38,8 @@ final class JobBulk {
             throw new InvalidJobRequestException("type",
                     "a bulk action names the types it acts on: type is required (\"*\" for every type)");
         }
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw new InvalidJobRequestException("limit", "limit must be within 1.." + MAX_LIMIT);
+        if (limit < 1 || limit > BulkAction.MAX_LIMIT) {
+            throw new InvalidJobRequestException("limit", "limit must be within 1.." + BulkAction.MAX_LIMIT);
         }
         BulkResult done = BulkResult.NONE;
         CrossListing.Position after = null;

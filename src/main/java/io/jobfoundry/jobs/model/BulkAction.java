@@ -11,6 +11,10 @@ public enum BulkAction {
     /** As {@code DELETE}: every trace gone, a running job's processor is told {@code removed}. */
     REMOVE;
 
+    /** The most jobs one bulk action matches; the API's default is {@link #DEFAULT_LIMIT}. */
+    public static final int MAX_LIMIT = 10_000;
+    public static final int DEFAULT_LIMIT = 1_000;
+
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
