@@ -41,7 +41,7 @@ public class QueueResource {
         this.config = config;
     }
 
-    /** As {@code GET /v1/jobs/{type}} (the same filters, read by {@link ListQuery}), over every type {@code type} matches. */
+    /** As {@code GET /v1/jobs/{type}} (the same filters, read by {@link ListQuery}), over the types {@code type} matches. */
     @Operation(operationId = "listAllJobs", summary = "List jobs across types",
             description = "In (type, id) order, one page at a time: pass the next of a page as cursor until it is null. "
                     + "A filtered page may hold fewer than limit jobs, even none, while next is not null.")

@@ -25,7 +25,6 @@ import io.jobfoundry.jobs.model.TypeInfo;
 import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Adds;
-import io.jobfoundry.jobs.records.CrossListing;
 import io.jobfoundry.jobs.records.Edits;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.jobs.records.Listing;
@@ -72,7 +71,7 @@ public final class JobEngine {
     private final Accepting accepting;
     private final Waiters waiters;
     private final JobBatches batches;
-    private final JobBulk bulk;
+    private final JobsAcrossTypes acrossTypes;
 
     /**
      * @param accepting the accept path, shared with whatever serves blocked accepts
@@ -85,7 +84,7 @@ public final class JobEngine {
         this.accepting = accepting;
         this.waiters = waiters;
         this.batches = new JobBatches(context, options);
-        this.bulk = new JobBulk(context);
+        this.acrossTypes = new JobsAcrossTypes(context);
     }
 
     /** An engine with nobody blocked in accept to hand jobs to (tools, tests, benchmarks). */
@@ -199,34 +198,22 @@ public final class JobEngine {
 
     /** {@link #listAll(JobFilter, Predicate, int, String)} over every type the filter covers. */
     public JobPage listAll(JobFilter filter, int limit, String cursor) {
-        return listAll(filter, type -> true, limit, cursor);
+        return acrossTypes.list(filter, type -> true, limit, cursor);
     }
 
-    /**
-     * Jobs of every type that {@code filter} and {@code scope} (the types the caller may see) both
-     * cover, in (type, id) order, paged as {@link #list} pages one type: a page may hold fewer than
-     * {@code limit} jobs while {@code next} is not null. Types left out are not read.
-     */
+    /** Jobs of the types {@code filter} and {@code scope} (those the caller may see) cover ({@link JobsAcrossTypes}). */
     public JobPage listAll(JobFilter filter, Predicate<String> scope, int limit, String cursor) {
-        if (limit < 1 || limit > 1000) {
-            throw new InvalidJobRequestException("limit", "limit must be within 1..1000");
-        }
-        CrossListing.Position after = cursor == null ? null : CrossListing.decodeCursor(cursor);
-        return runner.run(tx -> CrossListing.page(tx, filter, scope, limit, after));
+        return acrossTypes.list(filter, scope, limit, cursor);
     }
 
     /** {@link #bulk(BulkAction, JobFilter, Predicate, int)} over every type the filter covers. */
     public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
-        return bulk(action, filter, type -> true, limit);
+        return acrossTypes.bulk(action, filter, type -> true, limit);
     }
 
-    /**
-     * Cancels, retries or removes up to {@code limit} jobs that {@code filter} (whose type glob is
-     * required) and {@code scope} match, as the single calls do, a page at a time, each page in a
-     * transaction of its own ({@link JobBulk}).
-     */
+    /** Cancels, retries or removes what {@code filter} and {@code scope} match, a page per transaction. */
     public BulkResult bulk(BulkAction action, JobFilter filter, Predicate<String> scope, int limit) {
-        return bulk.run(action, filter, scope, limit);
+        return acrossTypes.bulk(action, filter, scope, limit);
     }
 
     /**

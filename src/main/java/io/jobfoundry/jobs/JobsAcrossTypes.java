@@ -13,24 +13,44 @@ import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 /**
- * Bulk actions ({@code POST /v1/bulk}): cancel, retry or remove every job a filter matches, up to a
- * limit. The jobs are found with the listing across types, a page at a time in a read-only
- * transaction, and each page is acted on in a transaction of its own ({@link Bulk#step}), which
+ * The jobs of every type a filter covers: the listing across types ({@code GET /v1/jobs}) and the
+ * bulk actions over it ({@code POST /v1/bulk}). Both take, apart from the filter's glob, the types
+ * the caller may see as a predicate ({@code scope}), which access scopes narrow.
+ *
+ * <p>A bulk action cancels, retries or removes every job a filter matches, up to a limit. The jobs
+ * are found with the listing across types, a page at a time in a read-only transaction, and each page is acted on in a transaction of its own ({@link Bulk#step}), which
  * checks each job again. So a bulk holds no transaction longer than one page takes, and a job that
  * changed between the listing and its step is left alone; the bulk as a whole is not atomic: a
  * failure part way leaves the steps before it done, and running it again does the rest.
  */
-final class JobBulk {
+final class JobsAcrossTypes {
 
-    private static final Logger LOG = Logger.getLogger(JobBulk.class);
+    private static final Logger LOG = Logger.getLogger(JobsAcrossTypes.class);
 
     private final EngineContext context;
 
-    JobBulk(EngineContext context) {
+    JobsAcrossTypes(EngineContext context) {
         this.context = context;
     }
 
-    BulkResult run(BulkAction action, JobFilter filter, Predicate<String> scope, int limit) {
+    /**
+     * Jobs of every type that {@code filter} and {@code scope} both cover, in (type, id) order, paged
+     * as one type's listing is: a page may hold fewer than {@code limit} jobs while {@code next} is
+     * not null. Types left out are not read.
+     */
+    JobPage list(JobFilter filter, Predicate<String> scope, int limit, String cursor) {
+        if (limit < 1 || limit > 1000) {
+            throw new InvalidJobRequestException("limit", "limit must be within 1..1000");
+        }
+        CrossListing.Position after = cursor == null ? null : CrossListing.decodeCursor(cursor);
+        return context.runner().run(tx -> CrossListing.page(tx, filter, scope, limit, after));
+    }
+
+    /**
+     * Cancels, retries or removes up to {@code limit} jobs that {@code filter} (its glob required)
+     * and {@code scope} match.
+     */
+    BulkResult bulk(BulkAction action, JobFilter filter, Predicate<String> scope, int limit) {
         if (action == null) {
             throw new InvalidJobRequestException("action", "action is cancel, retry or remove");
         }
