@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobfoundry.Futures;
 import io.jobfoundry.jobs.model.BulkAction;
 import io.jobfoundry.jobs.model.BulkResult;
 import io.jobfoundry.jobs.model.Change;
@@ -20,6 +21,7 @@ import io.jobfoundry.jobs.model.JobPage;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.model.NewJob;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -139,6 +141,30 @@ public interface ListAndBulkContract extends EngineFixture {
         // A cursor handed out goes on where its page ended.
         JobPage first = engine().listAll(JobFilter.ALL, 1, null);
         assertEquals("email-001", engine().listAll(JobFilter.ALL, 1, first.next()).jobs().get(0).id());
+    }
+
+    /**
+     * More jobs than a page looks at, none of them matching: the first page comes back empty with a
+     * next, and paging on (as a bulk does) still reaches the one job that matches.
+     */
+    @Test
+    default void aPageScansBoundedlySoAFilteredPageMayBeEmptyWithANext() {
+        add("busy.b", "the-one");
+        acceptOne("busy.b");
+        for (int batch = 0; batch < 6; batch++) {
+            List<NewJob> jobs = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                jobs.add(new NewJob("busy.a", String.format("j%d-%04d", batch, i), JobChanges.NONE));
+            }
+            Futures.join(engine().batches().createAll(jobs));
+        }
+        JobFilter running = new JobFilter("busy.*", JobState.RUNNING, null, null);
+        JobPage first = engine().listAll(running, 10, null);
+        assertEquals(List.of(), first.jobs());
+        assertNotNull(first.next(), "a page stops after a bounded scan");
+        assertEquals(List.of("busy.b/the-one"), listEverything(running, type -> true, 10));
+        assertEquals(new BulkResult(1, 1), engine().bulk(BulkAction.CANCEL, running, 10));
+        assertEquals(6000, engine().type("busy.a").orElseThrow().counts().pending(), "pending jobs left alone");
     }
 
     @Test
