@@ -21,7 +21,8 @@ import java.util.List;
  * {@code runOnce()}, and the waits the engine hands jobs to. {@link EngineHarness} provides it;
  * each backend's test extends that and implements every area:
  * {@link AddAndRemoveContract}, {@link AcceptAndLeaseContract}, {@link RetryAndRepeatContract},
- * {@link WaitAndHandOffContract}, {@link TypeAndCountContract} and {@link BatchContract}.
+ * {@link WaitAndHandOffContract}, {@link TypeAndCountContract}, {@link BatchContract} and
+ * {@link ListAndBulkContract}.
  */
 public interface EngineFixture {
 
