@@ -8,6 +8,8 @@ import io.jobfoundry.jobs.context.EngineContext;
 import io.jobfoundry.jobs.context.EngineOptions;
 import io.jobfoundry.jobs.context.JobObserver;
 import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.BulkAction;
+import io.jobfoundry.jobs.model.BulkResult;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.Counts;
@@ -15,6 +17,7 @@ import io.jobfoundry.jobs.model.GroupPage;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobFilter;
 import io.jobfoundry.jobs.model.JobPage;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
@@ -45,6 +48,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
@@ -70,6 +74,7 @@ public final class JobEngine {
     private final Accepting accepting;
     private final Waiters waiters;
     private final JobBatches batches;
+    private final JobsAcrossTypes acrossTypes;
 
     /**
      * @param accepting the accept path, shared with whatever serves blocked accepts
@@ -82,6 +87,7 @@ public final class JobEngine {
         this.accepting = accepting;
         this.waiters = waiters;
         this.batches = new JobBatches(context, options);
+        this.acrossTypes = new JobsAcrossTypes(context);
     }
 
     /** An engine with nobody blocked in accept to hand jobs to (tools, tests, benchmarks). */
@@ -191,6 +197,26 @@ public final class JobEngine {
         }
         String after = cursor == null ? null : Listing.decodeCursor(cursor);
         return runner.run(tx -> Listing.page(tx, type, state, result, group, limit, after));
+    }
+
+    /** {@link #listAll(JobFilter, Predicate, int, String)} over every type the filter covers. */
+    public JobPage listAll(JobFilter filter, int limit, String cursor) {
+        return acrossTypes.list(filter, type -> true, limit, cursor);
+    }
+
+    /** Jobs of the types {@code filter} and {@code scope} (those the caller may see) cover ({@link JobsAcrossTypes}). */
+    public JobPage listAll(JobFilter filter, Predicate<String> scope, int limit, String cursor) {
+        return acrossTypes.list(filter, scope, limit, cursor);
+    }
+
+    /** {@link #bulk(BulkAction, JobFilter, Predicate, int)} over every type the filter covers. */
+    public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
+        return acrossTypes.bulk(action, filter, type -> true, limit);
+    }
+
+    /** Cancels, retries or removes what {@code filter} and {@code scope} match, a page per transaction. */
+    public BulkResult bulk(BulkAction action, JobFilter filter, Predicate<String> scope, int limit) {
+        return acrossTypes.bulk(action, filter, scope, limit);
     }
 
     /**

@@ -22,8 +22,8 @@ import java.util.List;
  * {@code runOnce()}, and the waits the engine hands jobs to. {@link EngineHarness} provides it;
  * each backend's test extends that and implements every area:
  * {@link AddAndRemoveContract}, {@link AcceptAndLeaseContract}, {@link RetryAndRepeatContract},
- * {@link WaitAndHandOffContract}, {@link TypeAndCountContract}, {@link BatchContract} and
- * {@link OperatingContract}.
+ * {@link WaitAndHandOffContract}, {@link TypeAndCountContract}, {@link BatchContract},
+ * {@link OperatingContract} and {@link ListAndBulkContract}.
  */
 public interface EngineFixture {
 
