@@ -31,8 +31,9 @@ from typing import Dict, List, NoReturn
 
 from jobfoundry import Client, NewJob, Worker
 
-# How often the worker looks at its stats for the last completion.
-POLL_SECONDS = 0.001
+# How often the worker looks at its stats for the last completion: the run's time may be long by this much. Not
+# less: every wake-up costs the worker process CPU the libraries' rows count.
+POLL_SECONDS = 0.01
 USAGE = ("usage: compare_driver.py producer|worker --url U --queue Q --jobs J --timeout S"
          " [--producers N] [--concurrency W] [--batch B] [--fetch F]")
 
