@@ -120,7 +120,7 @@ build_java_client() {
     dependency:build-classpath -Dmdep.outputFile=target/classpath.txt \
     || die "the Java client library (clients/java) or its compare driver (clients/java/bench/compare) did not build"
   local jar driver=clients/java/bench/compare/target/classes/io/jobfoundry/client/bench/CompareDriver.class
-  jar=$(ls clients/java/target/jobfoundry-client-*.jar 2>/dev/null | head -1)
+  jar=$(find clients/java/target -maxdepth 1 -name 'jobfoundry-client-*.jar' 2>/dev/null | head -1 || true)
   [ -n "$jar" ] && [ -f "$driver" ] && [ -s clients/java/bench/compare/target/classpath.txt ] \
     || die "the Java client library is not built: no clients/java/target/jobfoundry-client-*.jar, $driver or clients/java/bench/compare/target/classpath.txt"
   grep -q "$(basename "$jar")" clients/java/bench/compare/target/classpath.txt \
