@@ -85,7 +85,8 @@ async function refreshSession() {
 window.addEventListener('hashchange', show);
 try {
   await refreshSession();
+  show();
 } catch (error) {
+  // Navigating (hashchange) tries the page again.
   replace(main, h('h1', null, 'The service could not be reached'), problem(error));
 }
-show();

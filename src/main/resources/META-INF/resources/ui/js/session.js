@@ -16,6 +16,7 @@ const NEEDS = {
 
 let current = null; // {name, roles, types} once known; null when the service wants a token first
 let signInNeeded = false;
+let refused = null; // the service's answer to /v1/me when it wants a (different) token
 
 /**
  * Asks the service who we are (GET /v1/me). A service without authentication has no /v1/me and
@@ -26,14 +27,17 @@ export async function load() {
   try {
     current = await get('v1/me');
     signInNeeded = false;
+    refused = null;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 404) {
       current = { name: 'anonymous', roles: ALL_ROLES, types: null };
       signInNeeded = false;
+      refused = null;
     } else if (error.status === 401 || error.status === 403) {
       current = null;
       signInNeeded = true;
+      refused = error;
       return error;
     } else {
       throw error;
@@ -49,6 +53,11 @@ export function me() {
 /** True when the service answered 401/403 to /v1/me: nothing can be shown before a sign-in. */
 export function needsSignIn() {
   return signInNeeded;
+}
+
+/** Why the service wants a token (its 401 or 403 problem), or null. */
+export function refusal() {
+  return refused;
 }
 
 export function signedInWithToken() {

@@ -24,7 +24,7 @@ export async function render(main, { refreshSession }) {
     }
     location.hash = '#/';
   });
-  const why = session.needsSignIn() ? h('p', null, 'The service asks for a token before it shows anything.')
+  const why = session.needsSignIn() ? [h('p', null, 'The service asks for a token before it shows anything:'), problem(session.refusal())]
     : h('p', { class: 'muted' }, 'The service answers without a token here (it serves loopback clients when no token is configured); sign in to act as a token\'s name and roles.');
   replace(main, h('h1', null, 'Sign in'), why, form, outcome);
   input.focus();
