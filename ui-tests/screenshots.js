@@ -34,7 +34,7 @@ async function main() {
     await page.goto(`${process.env.JOBFOUNDRY_URL}/ui/${hash}`);
     await page.locator(ready).first().waitFor();
     if (finish) await finish();
-    await page.screenshot({ path: new URL(name, OUT).pathname });
+    await page.screenshot({ path: new URL(name, OUT).pathname, fullPage: true });
   };
   // Let the overview see some finishes between its polls, so that its throughput is not empty.
   await shoot('#/', '#types', 'dashboard-overview.png', async () => {
