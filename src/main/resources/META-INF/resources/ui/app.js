@@ -46,7 +46,7 @@ async function show() {
   const [found, page] = match;
   const target = session.needsSignIn() && page !== signInPage ? signInPage : page;
   try {
-    await target.render(main, { params: found.slice(1).map(decodeURIComponent), query, signal, refreshSession });
+    await target.render(main, { params: found.slice(1).map(decodeURIComponent), query, signal, refreshSession, navigate });
   } catch (error) {
     if (signal.aborted) return;
     replace(main, h('h1', null, 'Could not load this page'), problem(error));
@@ -64,8 +64,7 @@ function renderWho() {
     out.addEventListener('click', async () => {
       auth.signOut();
       await refreshSession();
-      location.hash = '#/';
-      show();
+      navigate('#/');
     });
     parts.push(out);
   } else {
@@ -80,6 +79,12 @@ async function refreshSession() {
   renderWho();
   if (!session.needsSignIn()) await sampler.start();
   return refusal;
+}
+
+/** Shows the page of a route, also when it is the one already in the address bar. */
+function navigate(hash) {
+  if (location.hash === hash) show();
+  else location.hash = hash;
 }
 
 window.addEventListener('hashchange', show);

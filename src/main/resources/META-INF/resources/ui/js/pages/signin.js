@@ -5,7 +5,7 @@ import { problem } from '../confirm.js';
 import { h, replace } from '../dom.js';
 import * as session from '../session.js';
 
-export async function render(main, { refreshSession }) {
+export async function render(main, { refreshSession, navigate }) {
   const outcome = h('div', { class: 'outcome' });
   const input = h('input', { name: 'token', type: 'password', required: true, autocomplete: 'off', id: 'token' });
   const form = h('form', { class: 'signin', id: 'signin' },
@@ -22,7 +22,8 @@ export async function render(main, { refreshSession }) {
       replace(outcome, problem(refusal));
       return;
     }
-    location.hash = '#/';
+    // Signed in on the way to another page (the service wanted a token first): show that page.
+    navigate(location.hash.startsWith('#/signin') ? '#/' : location.hash);
   });
   const why = session.needsSignIn() ? [h('p', null, 'The service asks for a token before it shows anything:'), problem(session.refusal())]
     : h('p', { class: 'muted' }, 'The service answers without a token here (it serves loopback clients when no token is configured); sign in to act as a token\'s name and roles.');
