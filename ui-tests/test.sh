@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests the dashboard (/ui) in a real browser: starts the packaged service on a free port with a
 # throw-away embedded store, runs the Playwright tests (node's own test runner, Debian's Chromium)
-# against it, and stops the service whatever happens. Needs node 18+, `npm ci` done in ui-tests/
+# against it, and stops the service whatever happens. Needs node 20+, `npm ci` done in ui-tests/
 # and /usr/bin/chromium (or CHROMIUM=path); .ci/run installs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +49,8 @@ echo "   ready after $((SECONDS - started)) s"
 
 echo "== dashboard tests (ui-tests/tests, Chromium ${CHROMIUM:-/usr/bin/chromium})"
 rc=0
-# Files, not a directory: node 18 and 20 search a directory for tests, node 22 takes globs.
+# One file at a time: each drives its own Chromium, and the machine may be small.
+# Files, not a directory: node 20 searches a directory for tests, node 22 takes globs.
 (cd ui-tests && JOBFOUNDRY_URL="$url" node --test --test-concurrency=1 ${UI_TESTS:-tests/*.test.js}) || rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "== the service's log (last 100 lines)"
