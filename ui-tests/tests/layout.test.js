@@ -59,3 +59,18 @@ test('actions are reachable and usable with the keyboard alone', async () => {
   ui.check();
   await ui.close();
 });
+
+test('the overview keeps the keyboard focus where it was when it redraws', async () => {
+  const type = uniqueType('focus');
+  await ok('POST', `/v1/jobs/${type}`, {});
+  const ui = await openPage(browser);
+  await ui.goto('#/');
+  const link = ui.page.locator(`#types tr[data-type="${type}"] th a`);
+  await link.focus();
+  const before = await ui.page.locator('p.small').textContent();
+  // The next poll redraws the table (its "Updated …" line changes with it).
+  await ui.page.waitForFunction((text) => document.querySelector('p.small')?.textContent !== text, before);
+  assert.equal(await ui.page.evaluate(() => document.activeElement?.getAttribute('href')), `#/type/${type}`);
+  ui.check();
+  await ui.close();
+});

@@ -29,6 +29,16 @@ function typeRow(type) {
     h('td', null, bars(sampler.lastHour(name), { width: 120, height: 24, label: `${name}: jobs finished per minute, last hour` })));
 }
 
+/**
+ * Redraws after each poll. The table is built anew, so the link the keyboard was on is focused
+ * again afterwards: a keyboard user is not thrown back to the top every few seconds.
+ */
+function redraw(container) {
+  const focused = container.contains(document.activeElement) ? document.activeElement.getAttribute('href') : null;
+  draw(container);
+  if (focused !== null) [...container.querySelectorAll('a[href]')].find((a) => a.getAttribute('href') === focused)?.focus();
+}
+
 function draw(container) {
   const sample = sampler.latest();
   const failure = sampler.error();
@@ -54,7 +64,7 @@ function draw(container) {
 export async function render(main, { signal }) {
   const container = h('div');
   replace(main, h('h1', null, 'Overview'), container);
-  const unsubscribe = sampler.subscribe(() => draw(container));
+  const unsubscribe = sampler.subscribe(() => redraw(container));
   signal.addEventListener('abort', unsubscribe, { once: true });
   draw(container);
   await sampler.start();
