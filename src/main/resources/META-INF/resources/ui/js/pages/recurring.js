@@ -8,6 +8,8 @@ import * as format from '../format.js';
 
 const SCAN_LIMIT = 10000;
 const RUNS_SHOWN = 3;
+/** Each preview is a call of its own: the jobs after these show their next run only. */
+const PREVIEWS = 100;
 
 async function preview(body, signal) {
   return (await call('POST', 'v1/repeat/preview', { body, signal })).json;
@@ -51,9 +53,10 @@ async function scan(signal) {
   return { found, complete: true, read };
 }
 
-async function nextRuns(job, signal) {
+async function nextRuns(job, previewed, signal) {
   if (job.state !== 'pending') return h('span', { class: 'muted' }, `${job.state}; its next run is computed when this run ends`);
   const at = job.scheduledAt;
+  if (!previewed) return h('ol', { class: 'runs' }, h('li', { title: at }, format.time(at)));
   try {
     const answer = await preview({ repeat: job.repeat, scheduledAt: at, startedAt: at, finishedAt: at, count: RUNS_SHOWN }, signal);
     return h('ol', { class: 'runs' }, [at, ...answer.next].map((t) => h('li', { title: t }, format.time(t))));
@@ -70,12 +73,12 @@ export async function render(main, { signal }) {
   try {
     const { found, complete, read } = await scan(signal);
     const rows = [];
-    for (const job of found) {
+    for (const [index, job] of found.entries()) {
       rows.push(h('tr', { 'data-job': job.id },
         h('td', null, job.type),
         h('td', null, h('a', { href: `#/job/${segment(job.type)}/${segment(job.id)}` }, job.id)),
         h('td', null, h('code', null, job.repeat)),
-        h('td', null, await nextRuns(job, signal))));
+        h('td', null, await nextRuns(job, index < PREVIEWS, signal))));
     }
     replace(list,
       complete ? null : h('p', { class: 'problem' }, `Stopped after reading ${read} jobs; recurring jobs further along the listings are not shown.`),
