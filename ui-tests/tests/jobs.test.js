@@ -21,7 +21,8 @@ async function filter(page, { type, state, result, group, limit }) {
 
 test('jobs filtered by type, state, result and group, a page at a time, and opened by id', async () => {
   const type = uniqueType('list');
-  const jobs = Array.from({ length: 25 }, (_, i) => ({ type, id: `job-${String(i).padStart(2, '0')}`, group: i < 5 ? 'tenant-a' : 'tenant-b' }));
+  const groupOf = (i) => (i < 5 ? 'tenant-a' : (i < 23 ? 'tenant-b' : undefined)); // the last two: the default group
+  const jobs = Array.from({ length: 25 }, (_, i) => ({ type, id: `job-${String(i).padStart(2, '0')}`, group: groupOf(i) }));
   await ok('POST', '/v1/jobs', { jobs });
   for (const id of ['job-00', 'job-07']) await ok('POST', `/v1/jobs/${type}/${id}/cancel`);
 
@@ -48,6 +49,13 @@ test('jobs filtered by type, state, result and group, a page at a time, and open
   await filter(ui.page, { state: 'pending', result: '', group: 'tenant-a' });
   await ui.page.waitForFunction(() => document.querySelectorAll('#job-list tbody tr').length === 4);
   assert.deepEqual(await rows(ui.page).evaluateAll((trs) => trs.map((tr) => tr.dataset.job)), ['job-01', 'job-02', 'job-03', 'job-04']);
+
+  await ui.page.locator('#filters [name=group]').fill('');
+  await ui.page.locator('#filters [name=defaultGroup]').check();
+  await ui.page.locator('#filters').getByRole('button', { name: 'Filter' }).click();
+  await ui.page.waitForFunction(() => document.querySelectorAll('#job-list tbody tr').length === 2);
+  assert.deepEqual(await rows(ui.page).evaluateAll((trs) => trs.map((tr) => tr.dataset.job)), ['job-23', 'job-24']);
+  assert.equal(await ui.page.locator('#filters [name=defaultGroup]').isChecked(), true);
 
   const lookup = ui.page.locator('#lookup');
   await lookup.locator('[name=type]').fill(type);

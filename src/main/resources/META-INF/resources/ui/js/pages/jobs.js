@@ -20,6 +20,9 @@ function filterForm(query) {
     select('state', 'State', [['', 'any'], ['pending', 'pending'], ['running', 'running'], ['finished', 'finished']], query.get('state')),
     select('result', 'Result', [['', 'any'], ['succeeded', 'succeeded'], ['failed', 'failed'], ['cancelled', 'cancelled']], query.get('result')),
     h('label', null, 'Group', h('input', { name: 'group', value: query.get('group') ?? '', placeholder: 'any', autocomplete: 'off' })),
+    // An empty group field means any group; the default group ("") needs saying apart.
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'defaultGroup', checked: query.get('group') === '' }),
+      'default group only'),
     select('limit', 'Per page', [['', '100'], ['20', '20'], ['500', '500'], ['1000', '1000']], query.get('limit')),
     h('button', { type: 'submit' }, 'Filter'));
   form.addEventListener('submit', (event) => {
@@ -30,6 +33,7 @@ function filterForm(query) {
       const value = String(data.get(name) ?? '').trim();
       if (value !== '') params[name] = value;
     }
+    if (data.get('defaultGroup')) params.group = '';
     // A result only exists on finished jobs; saying it implies the state.
     if (params.result) params.state = 'finished';
     location.hash = route('/jobs', params);
