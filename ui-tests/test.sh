@@ -20,7 +20,10 @@ fi
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 url="http://127.0.0.1:$port"
-java -Dquarkus.http.port="$port" -Djobfoundry.embedded.path="$work/db/jobfoundry.db" \
+# UI_TEST_SERVICE_OPTS: more -D options for the service, e.g. tokens, with JOBFOUNDRY_ADMIN_TOKEN
+# and JOBFOUNDRY_VIEWER_TOKEN set to match (the tests' own calls and the viewer test use them).
+# shellcheck disable=SC2086
+java -Dquarkus.http.port="$port" -Djobfoundry.embedded.path="$work/db/jobfoundry.db" ${UI_TEST_SERVICE_OPTS:-} \
   -jar "$JAR" > "$work/service.log" 2>&1 &
 service=$!
 
