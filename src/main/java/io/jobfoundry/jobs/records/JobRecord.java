@@ -2,6 +2,7 @@ package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Tuple;
 import com.apple.foundationdb.tuple.Versionstamp;
+import io.jobfoundry.jobs.model.Attempt;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
@@ -77,6 +78,8 @@ public final class JobRecord {
      * again in between. Null in a record written before it was kept.
      */
     String finishedBy;
+    /** The most recent attempts ({@link History}); null until one ends, and in records written before it was kept. */
+    Tuple history;
     /** Complete when read; {@code null} when not running. */
     Versionstamp activity;
     /**
@@ -132,6 +135,7 @@ public final class JobRecord {
     void place(KvTransaction tx, long now, boolean announce) {
         state = JobState.PENDING;
         result = null;
+        tx.set(JobKeys.pending(type, scheduledAt, id), new byte[0]);
         if (scheduledAt <= now) {
             enterReady(tx);
             if (announce) {
@@ -140,7 +144,7 @@ public final class JobRecord {
         } else {
             due = false;
             tx.set(JobKeys.scheduled(type, scheduledAt, id), new byte[0]);
-            TypeCounts.add(tx, type, JobKeys.Counter.SCHEDULED, 1);
+            TypeCounts.add(tx, type, group, JobKeys.Counter.SCHEDULED, 1);
             // An atomic add: concurrent schedulers never conflict on it.
             tx.add(JobKeys.scheduledWatch(), 1);
         }
@@ -159,7 +163,7 @@ public final class JobRecord {
     /** Moves a scheduled job whose time has come into the ready index, and stores it. */
     public void promote(KvTransaction tx) {
         tx.clear(JobKeys.scheduled(type, scheduledAt, id));
-        TypeCounts.add(tx, type, JobKeys.Counter.SCHEDULED, -1);
+        TypeCounts.add(tx, type, group, JobKeys.Counter.SCHEDULED, -1);
         enterReady(tx);
         announceReady(tx, type);
         store(tx);
@@ -169,7 +173,7 @@ public final class JobRecord {
         due = true;
         tx.set(JobKeys.ready(type, group, priority, retry, scheduledAt, id), new byte[0]);
         tx.set(JobKeys.group(type, group), new byte[0]);
-        TypeCounts.add(tx, type, JobKeys.Counter.READY, 1);
+        TypeCounts.add(tx, type, group, JobKeys.Counter.READY, 1);
     }
 
     /** Wakes the accepts waiting for {@code type}, here and on every replica. */
@@ -180,12 +184,13 @@ public final class JobRecord {
 
     /** Takes a pending job out of whichever index holds it. */
     public void unplace(KvTransaction tx) {
+        tx.clear(JobKeys.pending(type, scheduledAt, id));
         if (due) {
             tx.clear(JobKeys.ready(type, group, priority, retry, scheduledAt, id));
-            TypeCounts.add(tx, type, JobKeys.Counter.READY, -1);
+            TypeCounts.add(tx, type, group, JobKeys.Counter.READY, -1);
         } else {
             tx.clear(JobKeys.scheduled(type, scheduledAt, id));
-            TypeCounts.add(tx, type, JobKeys.Counter.SCHEDULED, -1);
+            TypeCounts.add(tx, type, group, JobKeys.Counter.SCHEDULED, -1);
         }
         due = false;
     }
@@ -199,7 +204,7 @@ public final class JobRecord {
         this.lease = lease;
         this.worker = worker;
         startedAt = now;
-        TypeCounts.add(tx, type, JobKeys.Counter.RUNNING, 1);
+        TypeCounts.add(tx, type, group, JobKeys.Counter.RUNNING, 1);
         recordActivity(tx, now, userVersion);
     }
 
@@ -227,7 +232,7 @@ public final class JobRecord {
         activity = null;
         lease = null;
         worker = null;
-        TypeCounts.add(tx, type, JobKeys.Counter.RUNNING, -1);
+        TypeCounts.add(tx, type, group, JobKeys.Counter.RUNNING, -1);
     }
 
     void finish(KvTransaction tx, JobResult result, long now) {
@@ -236,11 +241,32 @@ public final class JobRecord {
         finishedAt = now;
         due = false;
         TypeCounts.add(tx, type, JobKeys.Counter.of(result), 1);
+        tx.set(JobKeys.finished(type, result, now, id), new byte[0]);
+    }
+
+    /**
+     * Adds the run's attempt that ends now to the history ({@link History}): called before the
+     * lease and worker are cleared, while {@code attempt} still counts the failures before it.
+     */
+    void attemptEnded(Attempt.Outcome outcome, String error, long now) {
+        history = History.withAttempt(history, attempt + 1, startedAt, now, outcome, error, worker);
+    }
+
+    /** Moves a running job's count to the group it will run in next (a client's add while it runs). */
+    void regroupWhileRunning(KvTransaction tx, String next) {
+        if (!next.equals(group)) {
+            TypeCounts.add(tx, type, group, JobKeys.Counter.RUNNING, -1);
+            TypeCounts.add(tx, type, next, JobKeys.Counter.RUNNING, 1);
+            group = next;
+        }
     }
 
     /** Forgets a finished job's result, when it runs again or is removed. */
     void unfinish(KvTransaction tx) {
         TypeCounts.add(tx, type, JobKeys.Counter.of(result), -1);
+        if (finishedAt != null) {
+            tx.clear(JobKeys.finished(type, result, finishedAt, id));
+        }
         result = null;
     }
 
@@ -304,7 +330,8 @@ public final class JobRecord {
     public Job view() {
         return new Job(type, id, state, result, data, group, priority, Times.instant(scheduledAt),
                 Times.instant(createdAt), Times.instant(updatedAt), Times.instantOrNull(startedAt),
-                Times.instantOrNull(finishedAt), repeat, attempt, maxAttempts, lastError, resubmit, worker, revision);
+                Times.instantOrNull(finishedAt), repeat, attempt, maxAttempts, lastError, resubmit, worker, revision,
+                History.view(history));
     }
 
     /** The fields before the activity stamp. */
@@ -339,7 +366,7 @@ public final class JobRecord {
 
     /** The fields after the activity stamp, added since: absent in records of earlier releases. */
     private Tuple tail() {
-        return Tuple.from(finishedAs == null ? null : (long) finishedAs.ordinal(), runScheduledAt, finishedBy);
+        return Tuple.from(finishedAs == null ? null : (long) finishedAs.ordinal(), runScheduledAt, finishedBy, history);
     }
 
     /** The record with its current (complete or absent) activity stamp. */
@@ -389,6 +416,9 @@ public final class JobRecord {
         }
         if (t.size() > 27) {
             r.finishedBy = t.getString(27);
+        }
+        if (t.size() > 28) {
+            r.history = t.getNestedTuple(28);
         }
         return r;
     }
