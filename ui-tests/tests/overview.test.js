@@ -26,6 +26,14 @@ test('the overview shows the counts of the API and follows them as jobs are crea
       [`#types tr[data-type="${type}"] td[data-count="${state}"]`, String(n)], { timeout: TIMEOUT });
   }
 
+  // The age of the oldest due job, when the service tells it.
+  const listed = (await ok('GET', '/v1/types')).types.find((t) => t.type === type);
+  if ('oldestDueAt' in listed) {
+    const oldest = ui.page.locator(`#types tr[data-type="${type}"] td[data-oldest]`);
+    assert.equal(await oldest.getAttribute('data-oldest'), listed.oldestDueAt);
+    assert.match(await oldest.textContent(), / ago$|^now$/);
+  }
+
   // Live: the page polls the counts; created and finished jobs show without a reload.
   await ok('POST', `/v1/jobs/${type}`, {});
   await ok('POST', `/v1/jobs/${type}`, {});

@@ -25,7 +25,8 @@ function typeRow(type) {
     h('td', null, type.paused ? h('span', { class: 'badge paused' }, 'paused') : h('span', { class: 'badge' }, 'active')),
     cells,
     h('td', { class: 'num', 'data-rate': '' }, rate === null ? '—' : rate.toFixed(1)),
-    h('td', { title: type.oldestDueAt ?? '' }, 'oldestDueAt' in type ? format.relative(type.oldestDueAt) : 'n/a'),
+    h('td', { title: type.oldestDueAt ?? '', 'data-oldest': type.oldestDueAt ?? '' },
+      'oldestDueAt' in type ? format.relative(type.oldestDueAt) : 'n/a'),
     h('td', null, bars(sampler.lastHour(name), { width: 120, height: 24, label: `${name}: jobs finished per minute, last hour` })));
 }
 
