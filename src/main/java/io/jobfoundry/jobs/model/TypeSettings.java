@@ -7,10 +7,11 @@ import java.time.Duration;
  * A type's configuration. The priority scheme {@code [high, low]} hands out {@code high} jobs of
  * priority high, then {@code low} of priority low, and again (docspell's counting scheme); an empty
  * class gives its turn to the other. Failed attempts retry after {@code base · 2^(attempt−1)},
- * capped at {@code max}, with jitter.
+ * capped at {@code max}, with jitter. {@code push}, if not null, has the service deliver the type's
+ * jobs to an HTTP target ({@link PushTarget}); its timeout is at most the activity timeout.
  */
 public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun,
-        Duration backoffBase, Duration backoffMax) {
+        Duration backoffBase, Duration backoffMax, PushTarget push) {
 
     /** The longest duration a setting takes. Declared before DEFAULT: the constructor building DEFAULT reads it. */
     public static final Duration LONGEST = Duration.ofDays(365);
@@ -41,6 +42,21 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
             throw new InvalidJobRequestException("priorityScheme",
                     "priorityScheme is [high, low]: two counts within 0..1000, not both 0, e.g. [2, 1]");
         }
+        if (push != null && push.timeout().compareTo(activityTimeout) > 0) {
+            throw new InvalidJobRequestException("push.timeout", "push.timeout must not be more than activityTimeout ("
+                    + seconds(activityTimeout).toPlainString() + " s)");
+        }
+    }
+
+    /** Settings of a type its processors pull (no push target). */
+    public TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun, Duration backoffBase,
+            Duration backoffMax) {
+        this(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, null);
+    }
+
+    /** These settings with {@code push} (null: pulled only). */
+    public TypeSettings withPush(PushTarget push) {
+        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, push);
     }
 
     public static void checkMaxAttempts(int maxAttempts) {
