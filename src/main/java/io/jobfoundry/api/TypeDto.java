@@ -2,6 +2,7 @@ package io.jobfoundry.api;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.jobfoundry.jobs.model.Counts;
+import io.jobfoundry.jobs.model.PushTarget;
 import io.jobfoundry.jobs.model.TypeInfo;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -12,8 +13,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 /** A type's configuration (durations in seconds) and its counts. */
 @RegisterForReflection
 @Schema(name = "Type", description = "A type's settings (durations in seconds) and its job counts.",
-        requiredProperties = {"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "paused", "counts"})
-@JsonPropertyOrder({"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "paused", "counts"})
+        requiredProperties = {"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "push", "paused", "counts"})
+@JsonPropertyOrder({"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "push", "paused", "counts"})
 public record TypeDto(@Schema(examples = "email") String type,
         @Schema(description = "seconds a running job may go without heartbeat or finish", examples = "30")
         BigDecimal activityTimeout,
@@ -21,6 +22,8 @@ public record TypeDto(@Schema(examples = "email") String type,
         @Schema(description = "[high, low]", minItems = 2, maxItems = 2, examples = "[2, 1]")
         List<Integer> priorityScheme,
         Backoff backoff,
+        @Schema(nullable = true, description = "the HTTP target the service delivers the type's jobs to; null: "
+                + "processors pull them") Push push,
         @Schema(description = "a paused type hands out no job (POST /v1/types/{type}/pause, /resume)")
         boolean paused,
         CountsDto counts) {
@@ -30,6 +33,21 @@ public record TypeDto(@Schema(examples = "email") String type,
             requiredProperties = {"base", "max"})
     @JsonPropertyOrder({"base", "max"})
     public record Backoff(BigDecimal base, BigDecimal max) {
+    }
+
+    @RegisterForReflection
+    @Schema(name = "Push", description = "push delivery: each due job is POSTed to url (docs/api.md, Push delivery)",
+            requiredProperties = {"url", "timeout", "concurrency"})
+    @JsonPropertyOrder({"url", "timeout", "concurrency"})
+    public record Push(@Schema(examples = "https://hooks.example.com/jobs/email") String url,
+            @Schema(description = "seconds the target has to answer, at most activityTimeout", examples = "30")
+            BigDecimal timeout,
+            @Schema(description = "calls in flight at most, per replica", examples = "10") int concurrency) {
+
+        static Push of(PushTarget target) {
+            return target == null ? null
+                    : new Push(target.url(), TypeSettings.seconds(target.timeout()), target.concurrency());
+        }
     }
 
     @RegisterForReflection
@@ -44,7 +62,8 @@ public record TypeDto(@Schema(examples = "email") String type,
         Counts c = info.counts();
         return new TypeDto(info.type(), TypeSettings.seconds(s.activityTimeout()), s.maxAttempts(),
                 List.of(s.highRun(), s.lowRun()),
-                new Backoff(TypeSettings.seconds(s.backoffBase()), TypeSettings.seconds(s.backoffMax())), info.paused(),
+                new Backoff(TypeSettings.seconds(s.backoffBase()), TypeSettings.seconds(s.backoffMax())),
+                Push.of(s.push()), info.paused(),
                 new CountsDto(c.pending(), c.due(), c.running(), c.succeeded(), c.failed(), c.cancelled()));
     }
 }

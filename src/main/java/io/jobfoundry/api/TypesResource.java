@@ -1,7 +1,9 @@
 package io.jobfoundry.api;
 
 import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.jobs.model.PushTarget;
 import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.push.PushTargets;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -13,6 +15,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -27,10 +30,12 @@ public class TypesResource {
 
     private final JobEngine engine;
     private final RequestBodies bodies;
+    private final PushTargets pushTargets;
 
-    TypesResource(JobEngine engine, RequestBodies bodies) {
+    TypesResource(JobEngine engine, RequestBodies bodies, PushTargets pushTargets) {
         this.engine = engine;
         this.bodies = bodies;
+        this.pushTargets = pushTargets;
     }
 
     @Operation(operationId = "listTypes", summary = "Every type, with its settings and counts, in name order")
@@ -76,7 +81,7 @@ public class TypesResource {
     public TypeDto configure(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             byte[] body) {
         JsonBody request = bodies.read(contentType, body)
-                .allow("activityTimeout", "maxAttempts", "priorityScheme", "backoff");
+                .allow("activityTimeout", "maxAttempts", "priorityScheme", "backoff", "push");
         List<Integer> scheme = request.integers("priorityScheme", 0, 1000).orElse(null);
         if (scheme != null && scheme.size() != 2) {
             throw new InvalidInputException("priorityScheme", "priorityScheme is [high, low], e.g. [2, 1]");
@@ -88,14 +93,52 @@ public class TypesResource {
         var maxAttempts = request.integer("maxAttempts", 1, TypeSettings.MAX_ATTEMPTS_LIMIT);
         var base = backoff.seconds("base", Duration.ZERO, TypeSettings.LONGEST);
         var max = backoff.seconds("max", Duration.ZERO, TypeSettings.LONGEST);
+        UnaryOperator<TypeSettings> push = pushChange(request);
         // Read and write in one transaction: concurrent partial PUTs cannot undo each other.
-        return TypeDto.of(engine.configureType(type, current -> new TypeSettings(
+        return TypeDto.of(engine.configureType(type, current -> push.apply(new TypeSettings(
                 activityTimeout.orElse(current.activityTimeout()),
                 maxAttempts.orElse(current.maxAttempts()),
                 scheme == null ? current.highRun() : scheme.get(0),
                 scheme == null ? current.lowRun() : scheme.get(1),
                 base.orElse(current.backoffBase()),
-                max.orElse(current.backoffMax()))));
+                max.orElse(current.backoffMax()),
+                current.push()))));
+    }
+
+    /**
+     * The request's {@code push}: {@code null} turns it off; an object's members left out keep the
+     * current target's (a new target's timeout is 30 s, or the activity timeout if shorter). The
+     * url is checked against the allow-list here, before the transaction.
+     */
+    private UnaryOperator<TypeSettings> pushChange(JsonBody request) {
+        if (request.isNull("push")) {
+            return settings -> settings.withPush(null);
+        }
+        JsonBody push = request.object("push").map(p -> p.allow("url", "timeout", "concurrency")).orElse(null);
+        if (push == null) {
+            return UnaryOperator.identity();
+        }
+        var url = push.string("url");
+        var timeout = push.seconds("timeout", PushTarget.SHORTEST_TIMEOUT, TypeSettings.LONGEST);
+        var concurrency = push.integer("concurrency", 1, PushTarget.MAX_CONCURRENCY);
+        url.ifPresent(this::checkAllowed);
+        return settings -> {
+            PushTarget current = settings.push();
+            if (current == null && url.isEmpty()) {
+                throw new InvalidInputException("push.url", "push.url is required to turn push delivery on");
+            }
+            Duration defaultTimeout = current != null ? current.timeout()
+                    : PushTarget.DEFAULT_TIMEOUT.compareTo(settings.activityTimeout()) <= 0
+                            ? PushTarget.DEFAULT_TIMEOUT : settings.activityTimeout();
+            return settings.withPush(new PushTarget(url.orElseGet(() -> current.url()), timeout.orElse(defaultTimeout),
+                    concurrency.orElse(current != null ? current.concurrency() : PushTarget.DEFAULT_CONCURRENCY)));
+        };
+    }
+
+    private void checkAllowed(String url) {
+        if (!pushTargets.allows(url)) {
+            throw new InvalidInputException("push.url", pushTargets.refusal());
+        }
     }
 
     @Operation(operationId = "pauseType", summary = "Pause a type: accepts hand out none of its jobs",

@@ -18,6 +18,8 @@ public record PushTarget(String url, Duration timeout, int concurrency) {
     /** Long enough for any real endpoint with a query; short enough to keep a type's record small. */
     public static final int MAX_URL_LENGTH = 2048;
     public static final Duration SHORTEST_TIMEOUT = Duration.ofMillis(1);
+    /** TypeSettings' longest duration, spelled out: TypeSettings holds a PushTarget, which must not reach back. */
+    public static final Duration LONGEST_TIMEOUT = Duration.ofDays(365);
 
     public PushTarget {
         if (url == null || url.isEmpty() || url.length() > MAX_URL_LENGTH) {
@@ -25,7 +27,7 @@ public record PushTarget(String url, Duration timeout, int concurrency) {
                     + MAX_URL_LENGTH + " characters");
         }
         checkUrl(url);
-        if (timeout == null || timeout.compareTo(SHORTEST_TIMEOUT) < 0 || timeout.compareTo(TypeSettings.LONGEST) > 0) {
+        if (timeout == null || timeout.compareTo(SHORTEST_TIMEOUT) < 0 || timeout.compareTo(LONGEST_TIMEOUT) > 0) {
             throw new InvalidJobRequestException("push.timeout", "push.timeout must be within 0.001 s and 365 days");
         }
         if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
