@@ -21,6 +21,9 @@ import java.util.concurrent.Executors;
 @ApplicationScoped
 public class PushProducer {
 
+    /** 16 MiB: far beyond any job's data (64 KiB), still bounded. */
+    static final int MAX_ANSWER_BYTES = 16 << 20;
+
     @Produces
     @Singleton
     PushTargets pushTargets(PushConfig config) {
@@ -31,6 +34,12 @@ public class PushProducer {
     @Singleton
     PushDispatcher pushDispatcher(JobEngine engine, JobWaits waits, Vertx vertx, PushTargets targets,
             PushConfig config, MeterRegistry registry) {
+        int answer = config.maxAnswerBytes();
+        if (answer < 1 || answer > MAX_ANSWER_BYTES) {
+            // Held in memory per call in flight: a limit beyond this is memory a target could take.
+            throw new IllegalArgumentException("invalid configuration: jobfoundry.push.max-answer-bytes must be "
+                    + "within 1.." + MAX_ANSWER_BYTES + ", not " + answer);
+        }
         return new PushDispatcher(engine, waits, vertx, targets, config, new PushMetrics(registry),
                 Executors.newSingleThreadExecutor(DaemonThreads.named("jobfoundry-push")));
     }
