@@ -286,8 +286,9 @@ class PushDeliveryTest {
         String type = Api.type("push-cancel");
         String path = "/" + type;
         routes.put(path, call -> { }); // holds the call until it is aborted
-        // Heartbeats every second renew the lease; the one after the cancel is told to stop.
-        json("{\"activityTimeout\":3,\"push\":{\"url\":\"" + url(path) + "\",\"timeout\":3}}")
+        // Heartbeats every 5 s renew the lease; the one after the cancel is told to stop, well
+        // before the call's own timeout, so the abort cannot be mistaken for a timeout.
+        json("{\"activityTimeout\":15,\"push\":{\"url\":\"" + url(path) + "\",\"timeout\":15}}")
                 .put("/v1/types/{type}", type).then().statusCode(200);
         Api.put(type, "a", "{}").statusCode(201);
         Received call = next(path);
@@ -297,8 +298,9 @@ class PushDeliveryTest {
 
         closed.get(WAIT_SECONDS, TimeUnit.SECONDS);
         assertEquals("cancelled", finished(type, "a").getString("result"));
-        awaitTrue(() -> scrape().contains("jobfoundry_push_calls_total{outcome=\"aborted\",type=\"" + type
-                + "\"} 1.0"), "the call counted as aborted, not timed out");
+        String metrics = scrape();
+        assertTrue(metrics.contains("jobfoundry_push_calls_total{outcome=\"aborted\",type=\"" + type + "\"} 1.0"),
+                "the call counted as aborted: " + metrics.lines().filter(l -> l.contains(type)).toList());
     }
 
     @Test
