@@ -159,10 +159,12 @@ public final class PushDispatcher {
             }
         }
         try {
-            // Finishes under way commit or fail within a transaction's time.
+            // Finishes under way commit or fail within a transaction's time; and jobs an accept
+            // handed over as the lanes stopped are given back before the store closes.
             all.get(30, TimeUnit.SECONDS);
+            push.blocking().submit(() -> { }).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
-            LOG.debug("push: a finish did not end while draining", e);
+            LOG.debug("push: a finish or a give-back did not end while draining", e);
         }
         return givenBack;
     }
