@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.jobs.MutableClock;
+import io.jobfoundry.jobs.background.ActivityMonitor;
 import io.jobfoundry.jobs.accept.Accepting;
 import io.jobfoundry.jobs.context.EngineContext;
 import io.jobfoundry.jobs.context.EngineOptions;
 import io.jobfoundry.jobs.context.JobObserver;
+import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobResult;
@@ -27,7 +30,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import java.nio.file.Path;
-import java.time.Clock;
+import java.time.Instant;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -63,12 +66,15 @@ class PushDrainTest {
     HttpServer target;
     final BlockingQueue<HttpServerRequest> held = new LinkedBlockingQueue<>();
     PushDispatcher dispatcher;
+    final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
+    ActivityMonitor activity;
 
     @BeforeEach
     void start() throws Exception {
         store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")).withDurability(Durability.OS));
-        EngineContext context = new EngineContext(new TransactionRunner(store, RetryPolicy.DEFAULT),
-                Clock.systemUTC(), JobObserver.NONE);
+        EngineContext context = new EngineContext(new TransactionRunner(store, RetryPolicy.DEFAULT), clock,
+                JobObserver.NONE);
+        activity = new ActivityMonitor(context);
         Accepting accepting = new Accepting(context, EngineOptions.DEFAULT);
         pool = Executors.newScheduledThreadPool(2);
         waits = new JobWaits(accepting, pool, pool);
@@ -96,7 +102,6 @@ class PushDrainTest {
                 }, new PushMetrics(new SimpleMeterRegistry()), blocking);
         engine.configureType("hook", TypeSettings.DEFAULT.withPush(new PushTarget(
                 "http://127.0.0.1:" + target.actualPort() + "/run", Duration.ofSeconds(30), 2)));
-        dispatcher.start();
     }
 
     @AfterEach
@@ -117,6 +122,7 @@ class PushDrainTest {
 
     @Test
     void anUnansweredCallIsDroppedAndItsJobGivenBackUnchanged() throws Exception {
+        dispatcher.start();
         engine.put("hook", "a", JobChanges.NONE);
         HttpServerRequest call = received();
         CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -135,6 +141,7 @@ class PushDrainTest {
 
     @Test
     void aCallAnsweredWithinTheDrainFinishesItsJob() throws Exception {
+        dispatcher.start();
         engine.put("hook", "a", JobChanges.NONE);
         HttpServerRequest call = received();
         dispatcher.stopTaking(); // as the shutdown does when waiting stops, before the drain
@@ -149,5 +156,28 @@ class PushDrainTest {
         assertEquals("{\"done\":true}", a.data());
         assertEquals(JobState.PENDING, engine.get("hook", "b").orElseThrow().state());
         assertNull(held.poll(), "no second call after the drain began");
+    }
+
+    /**
+     * A replica killed mid-call neither finishes nor gives back: its lease (taken as any push lane
+     * takes it) just goes quiet. After the activity timeout the job is pending again, an attempt
+     * counted, and a live replica pushes it again.
+     */
+    @Test
+    void aJobWhoseReplicaDiedMidCallComesBackAfterItsActivityTimeoutAndIsPushedAgain() throws Exception {
+        engine.put("hook", "a", JobChanges.NONE);
+        assertEquals(1, engine.accept(new AcceptRequest(List.of("hook"), 1, null, "push")).size());
+        activity.runOnce();
+        clock.advance(TypeSettings.DEFAULT.activityTimeout().plusSeconds(1));
+        activity.runOnce();
+        assertEquals(JobState.PENDING, engine.get("hook", "a").orElseThrow().state());
+
+        dispatcher.start(); // the replica that is still alive
+        HttpServerRequest again = received();
+        assertEquals("1", again.getHeader("Jobfoundry-Attempt"), "the quiet attempt counted");
+        vertx.runOnContext(v -> again.response().end());
+        Job job = waits.waitFor("hook", "a", JobState.FINISHED, Duration.ofSeconds(WAIT_SECONDS))
+                .toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(JobResult.SUCCEEDED, job.result());
     }
 }
