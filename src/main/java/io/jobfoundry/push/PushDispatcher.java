@@ -24,7 +24,8 @@ import org.jboss.logging.Logger;
 /**
  * Push delivery on this replica: one {@link PushLane} per type whose settings name a push target,
  * kept in step with the type registry, which it reads every {@link #REFRESH} (a type configured on
- * any replica starts pushing here within that). Calls go through one Vert.x HTTP client (pooled
+ * any replica starts pushing here within that); a type whose url the allow-list refuses gets none,
+ * its jobs left to pull workers. Calls go through one Vert.x HTTP client (pooled
  * keep-alive connections, no redirects followed); no thread waits for a call.
  *
  * <p>Shutdown in two steps: {@link #stopTaking()} when waiting stops (no new job is taken; the
