@@ -11,6 +11,7 @@ import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.Counts;
+import io.jobfoundry.jobs.model.GroupPage;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
@@ -23,10 +24,12 @@ import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Adds;
 import io.jobfoundry.jobs.records.Edits;
+import io.jobfoundry.jobs.records.Groups;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.jobs.records.Listing;
 import io.jobfoundry.jobs.records.Processing;
 import io.jobfoundry.jobs.records.Runs;
+import io.jobfoundry.jobs.records.Texts;
 import io.jobfoundry.jobs.records.Times;
 import io.jobfoundry.jobs.records.Tokens;
 import io.jobfoundry.jobs.records.TypeCounts;
@@ -301,7 +304,7 @@ public final class JobEngine {
         ValidChanges.checkData(type, id, data, options.maxDataBytes());
         long now = context.now();
         Processing.Finish finish = new Processing.Finish(type, id, lease, succeeded, data,
-                error == null ? null : Runs.truncate(error, Runs.MAX_ERROR_LENGTH), now, Tokens.next(),
+                error == null ? null : Texts.truncate(error, Runs.MAX_ERROR_LENGTH), now, Tokens.next(),
                 ThreadLocalRandom.current().nextDouble(), notBefore);
         return runner.runAsync(tx -> Processing.finish(tx, finish), Sync.ON_COMMIT).thenApply(done -> {
             Runs.logSeriesEnd(type, id, done.seriesEnd());
@@ -328,13 +331,15 @@ public final class JobEngine {
      */
     public TypeInfo configureType(String type, UnaryOperator<TypeSettings> change) {
         TypeNames.checkType(type);
+        long now = context.now();
         return runner.run(tx -> {
             TypeSettings current = TypeRegistry.find(tx, type);
             TypeSettings settings = change.apply(current == null ? TypeSettings.DEFAULT : current);
             TypeRegistry.put(tx, type, settings);
             // Snapshot: every job transition adds to these counters; a conflicting read of them
             // would fail this write under any traffic on the type (FDB), for figures only shown.
-            return new TypeInfo(type, settings, TypeCounts.of(tx.snapshot(), type), TypeRegistry.lookup(tx, type).paused());
+            return new TypeInfo(type, settings, TypeCounts.of(tx.snapshot(), type), TypeRegistry.lookup(tx, type).paused(),
+                    TypeCounts.oldestDueAt(tx.snapshot(), type, now));
         });
     }
 
@@ -345,12 +350,14 @@ public final class JobEngine {
      */
     public TypeInfo pause(String type, boolean paused) {
         TypeNames.checkType(type);
+        long now = context.now();
         TypeInfo info = runner.run(tx -> {
-            TypeRegistry.Registered now = TypeRegistry.setPaused(tx, type, paused);
+            TypeRegistry.Registered registered = TypeRegistry.setPaused(tx, type, paused);
             if (!paused) {
                 JobRecord.announceReady(tx, type);
             }
-            return new TypeInfo(type, now.settings(), TypeCounts.of(tx.snapshot(), type), paused);
+            return new TypeInfo(type, registered.settings(), TypeCounts.of(tx.snapshot(), type), paused,
+                    TypeCounts.oldestDueAt(tx.snapshot(), type, now));
         });
         LOG.infof("type %s %s", type, paused ? "paused: accepts hand out none of its jobs" : "resumed");
         return info;
@@ -358,10 +365,12 @@ public final class JobEngine {
 
     public Optional<TypeInfo> type(String type) {
         TypeNames.checkType(type);
+        long now = context.now();
         return Optional.ofNullable(runner.run(tx -> {
             TypeRegistry.Registered registered = TypeRegistry.lookup(tx, type);
             return registered == null ? null
-                    : new TypeInfo(type, registered.settings(), TypeCounts.of(tx, type), registered.paused());
+                    : new TypeInfo(type, registered.settings(), TypeCounts.of(tx, type), registered.paused(),
+                            TypeCounts.oldestDueAt(tx, type, now));
         }));
     }
 
@@ -381,13 +390,31 @@ public final class JobEngine {
         }, Sync.ON_COMMIT);
     }
 
+    /**
+     * The fairness groups of a type that have pending or running jobs, in name order, with their
+     * counts; empty if the type was never used. A page may hold fewer than {@code limit} groups
+     * while {@code next} is not null.
+     */
+    public Optional<GroupPage> groups(String type, int limit, String cursor) {
+        TypeNames.checkType(type);
+        if (limit < 1 || limit > 1000) {
+            throw new InvalidJobRequestException("limit", "limit must be within 1..1000");
+        }
+        String after = cursor == null ? null : Groups.decodeCursor(cursor);
+        return Optional.ofNullable(runner.run(tx -> TypeRegistry.lookup(tx, type) == null ? null
+                // A snapshot: every move of the type's jobs adds to these counters.
+                : Groups.page(tx.snapshot(), type, limit, after)));
+    }
+
     public List<TypeInfo> types() {
+        long now = context.now();
         return runner.run(tx -> {
             Map<String, Counts> counts = TypeCounts.ofEveryType(tx);
             List<TypeInfo> infos = new ArrayList<>();
             for (Map.Entry<String, TypeRegistry.Registered> entry : TypeRegistry.all(tx).entrySet()) {
-                infos.add(new TypeInfo(entry.getKey(), entry.getValue().settings(),
-                        counts.getOrDefault(entry.getKey(), Counts.NONE), entry.getValue().paused()));
+                String type = entry.getKey();
+                infos.add(new TypeInfo(type, entry.getValue().settings(), counts.getOrDefault(type, Counts.NONE),
+                        entry.getValue().paused(), TypeCounts.oldestDueAt(tx, type, now)));
             }
             return infos;
         });

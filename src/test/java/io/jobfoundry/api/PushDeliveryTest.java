@@ -192,6 +192,10 @@ class PushDeliveryTest {
         JsonPath job = finished(type, "a");
         assertEquals("succeeded", job.getString("result"));
         assertEquals(2, calls.get());
+        // Each push is an attempt in the job's history, as a pulled run's would be.
+        assertEquals(List.of("failed", "succeeded"), job.getList("history.outcome"));
+        assertEquals("push target answered 500: {\"error\":\"boom\"}", job.getString("history[0].error"));
+        assertEquals(List.of("push", "push"), job.getList("history.worker"));
     }
 
     @Test

@@ -45,7 +45,7 @@ public interface TypeAndCountContract extends EngineFixture {
     default void aPushTargetIsStoredWithItsTypeUntilTurnedOff() {
         PushTarget target = new PushTarget("https://hooks.example/run?x=1", Duration.ofMillis(2500), 3);
         TypeSettings pushed = new TypeSettings(Duration.ofSeconds(10), 5, 2, 1, Duration.ofSeconds(1),
-                Duration.ofSeconds(60), target);
+                Duration.ofSeconds(60)).withPush(target);
         engine().configureType("hook", pushed);
         engine().configureType("pulled", TypeSettings.DEFAULT);
         engine().pause("hook", true);
@@ -56,6 +56,8 @@ public interface TypeAndCountContract extends EngineFixture {
         engine().configureType("hook", current -> current.withPush(null));
         assertEquals(null, engine().type("hook").orElseThrow().settings().push());
         assertTrue(engine().type("hook").orElseThrow().paused(), "turning push off keeps the pause");
+        assertEquals(pushed.retention(), engine().type("hook").orElseThrow().settings().retention(),
+                "and the retention");
         assertTrue(engine().pushTypesAsync().join().isEmpty());
         var tooLong = assertThrows(InvalidJobRequestException.class, () -> pushed.withPush(
                 new PushTarget("https://hooks.example/", Duration.ofSeconds(11), 1)));

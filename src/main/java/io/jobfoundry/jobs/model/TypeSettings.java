@@ -7,11 +7,12 @@ import java.time.Duration;
  * A type's configuration. The priority scheme {@code [high, low]} hands out {@code high} jobs of
  * priority high, then {@code low} of priority low, and again (docspell's counting scheme); an empty
  * class gives its turn to the other. Failed attempts retry after {@code base · 2^(attempt−1)},
- * capped at {@code max}, with jitter. {@code push}, if not null, has the service deliver the type's
- * jobs to an HTTP target ({@link PushTarget}); its timeout is at most the activity timeout.
+ * capped at {@code max}, with jitter. Finished jobs are kept as long as {@code retention} says.
+ * {@code push}, if not null, has the service deliver the type's jobs to an HTTP target
+ * ({@link PushTarget}); its timeout is at most the activity timeout.
  */
 public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun,
-        Duration backoffBase, Duration backoffMax, PushTarget push) {
+        Duration backoffBase, Duration backoffMax, Retention retention, PushTarget push) {
 
     /** The longest duration a setting takes. Declared before DEFAULT: the constructor building DEFAULT reads it. */
     public static final Duration LONGEST = Duration.ofDays(365);
@@ -21,6 +22,18 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
 
     public static final TypeSettings DEFAULT =
             new TypeSettings(Duration.ofSeconds(30), 25, 2, 1, Duration.ofSeconds(5), Duration.ofHours(1));
+
+    /** Settings with the default retention, pulled only. */
+    public TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun, Duration backoffBase,
+            Duration backoffMax) {
+        this(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, Retention.DEFAULT);
+    }
+
+    /** Settings of a type its processors pull (no push target). */
+    public TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun, Duration backoffBase,
+            Duration backoffMax, Retention retention) {
+        this(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, null);
+    }
 
     public static final int MAX_ATTEMPTS_LIMIT = 1000;
 
@@ -38,6 +51,9 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
             throw new InvalidJobRequestException("backoff", "backoff.max must not be less than backoff.base");
         }
         checkMaxAttempts(maxAttempts);
+        if (retention == null) {
+            throw new InvalidJobRequestException("retention", "retention must be given (its members may be null)");
+        }
         if (highRun < 0 || lowRun < 0 || highRun + lowRun == 0 || highRun > 1000 || lowRun > 1000) {
             throw new InvalidJobRequestException("priorityScheme",
                     "priorityScheme is [high, low]: two counts within 0..1000, not both 0, e.g. [2, 1]");
@@ -48,15 +64,9 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
         }
     }
 
-    /** Settings of a type its processors pull (no push target). */
-    public TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun, Duration backoffBase,
-            Duration backoffMax) {
-        this(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, null);
-    }
-
     /** These settings with {@code push} (null: pulled only). */
     public TypeSettings withPush(PushTarget push) {
-        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, push);
+        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, push);
     }
 
     public static void checkMaxAttempts(int maxAttempts) {
@@ -70,6 +80,10 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
             throw new InvalidJobRequestException(field, field + " must be within " + least.toSeconds()
                     + " s and 365 days");
         }
+    }
+
+    public TypeSettings withRetention(Retention retention) {
+        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, push);
     }
 
     /** The wait before the next attempt after {@code attempt} failed ones, before jitter. */
