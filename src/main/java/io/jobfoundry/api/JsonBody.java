@@ -143,6 +143,11 @@ final class JsonBody {
         return object.has(name);
     }
 
+    /** True if the member is given as {@code null} (which turns a nested setting off). */
+    boolean isNull(String name) {
+        return object.has(name) && object.get(name).isNull();
+    }
+
     private String field(String name) {
         return prefix + name;
     }

@@ -3,6 +3,7 @@ package io.jobfoundry.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.jobfoundry.jobs.model.Counts;
+import io.jobfoundry.jobs.model.PushTarget;
 import io.jobfoundry.jobs.model.Retention;
 import io.jobfoundry.jobs.model.TypeInfo;
 import io.jobfoundry.jobs.model.TypeSettings;
@@ -16,9 +17,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 /** A type's configuration (durations in seconds) and its counts. */
 @RegisterForReflection
 @Schema(name = "Type", description = "A type's settings (durations in seconds) and its job counts.",
-        requiredProperties = {"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention", "paused",
-            "oldestDueAt", "counts"})
-@JsonPropertyOrder({"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention", "paused",
+        requiredProperties = {"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention", "push",
+            "paused", "oldestDueAt", "counts"})
+@JsonPropertyOrder({"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention", "push", "paused",
     "oldestDueAt", "counts"})
 public record TypeDto(@Schema(examples = "email") String type,
         @Schema(description = "seconds a running job may go without heartbeat or finish", examples = "30")
@@ -28,6 +29,8 @@ public record TypeDto(@Schema(examples = "email") String type,
         List<Integer> priorityScheme,
         Backoff backoff,
         RetentionDto retention,
+        @Schema(nullable = true, description = "the HTTP target the service delivers the type's jobs to; null: "
+                + "processors pull them") Push push,
         @Schema(description = "a paused type hands out no job (POST /v1/types/{type}/pause, /resume)")
         boolean paused,
         @Schema(type = SchemaType.STRING, nullable = true, format = "date-time",
@@ -61,6 +64,21 @@ public record TypeDto(@Schema(examples = "email") String type,
     }
 
     @RegisterForReflection
+    @Schema(name = "Push", description = "push delivery: each due job is POSTed to url (docs/api.md, Push delivery)",
+            requiredProperties = {"url", "timeout", "concurrency"})
+    @JsonPropertyOrder({"url", "timeout", "concurrency"})
+    public record Push(@Schema(examples = "https://hooks.example.com/jobs/email") String url,
+            @Schema(description = "seconds the target has to answer, at most activityTimeout", examples = "30")
+            BigDecimal timeout,
+            @Schema(description = "calls in flight at most, per replica", examples = "10") int concurrency) {
+
+        static Push of(PushTarget target) {
+            return target == null ? null
+                    : new Push(target.url(), TypeSettings.seconds(target.timeout()), target.concurrency());
+        }
+    }
+
+    @RegisterForReflection
     @Schema(name = "Counts", description = "jobs of the type by state; pending includes due",
             requiredProperties = {"pending", "due", "running", "succeeded", "failed", "cancelled"})
     @JsonPropertyOrder({"pending", "due", "running", "succeeded", "failed", "cancelled"})
@@ -73,7 +91,7 @@ public record TypeDto(@Schema(examples = "email") String type,
         return new TypeDto(info.type(), TypeSettings.seconds(s.activityTimeout()), s.maxAttempts(),
                 List.of(s.highRun(), s.lowRun()),
                 new Backoff(TypeSettings.seconds(s.backoffBase()), TypeSettings.seconds(s.backoffMax())),
-                RetentionDto.of(s.retention()), info.paused(), WireTimes.format(info.oldestDueAt()),
+                RetentionDto.of(s.retention()), Push.of(s.push()), info.paused(), WireTimes.format(info.oldestDueAt()),
                 new CountsDto(c.pending(), c.due(), c.running(), c.succeeded(), c.failed(), c.cancelled()));
     }
 }

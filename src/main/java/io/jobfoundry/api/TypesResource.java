@@ -1,8 +1,10 @@
 package io.jobfoundry.api;
 
 import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.jobs.model.PushTarget;
 import io.jobfoundry.jobs.model.Retention;
 import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.push.PushTargets;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -15,6 +17,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -32,11 +35,13 @@ public class TypesResource {
 
     private final JobEngine engine;
     private final RequestBodies bodies;
+    private final PushTargets pushTargets;
     private final ApiConfig config;
 
-    TypesResource(JobEngine engine, RequestBodies bodies, ApiConfig config) {
+    TypesResource(JobEngine engine, RequestBodies bodies, PushTargets pushTargets, ApiConfig config) {
         this.engine = engine;
         this.bodies = bodies;
+        this.pushTargets = pushTargets;
         this.config = config;
     }
 
@@ -83,7 +88,7 @@ public class TypesResource {
     public TypeDto configure(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             byte[] body) {
         JsonBody request = bodies.read(contentType, body)
-                .allow("activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention");
+                .allow("activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention", "push");
         List<Integer> scheme = request.integers("priorityScheme", 0, 1000).orElse(null);
         if (scheme != null && scheme.size() != 2) {
             throw new InvalidInputException("priorityScheme", "priorityScheme is [high, low], e.g. [2, 1]");
@@ -100,8 +105,9 @@ public class TypesResource {
         var succeeded = retention.secondsOrNull("succeeded", Duration.ZERO, Retention.LONGEST);
         var failed = retention.secondsOrNull("failed", Duration.ZERO, Retention.LONGEST);
         var cancelled = retention.secondsOrNull("cancelled", Duration.ZERO, Retention.LONGEST);
+        UnaryOperator<TypeSettings> push = pushChange(request);
         // Read and write in one transaction: concurrent partial PUTs cannot undo each other.
-        return TypeDto.of(engine.configureType(type, current -> new TypeSettings(
+        return TypeDto.of(engine.configureType(type, current -> push.apply(new TypeSettings(
                 activityTimeout.orElse(current.activityTimeout()),
                 maxAttempts.orElse(current.maxAttempts()),
                 scheme == null ? current.highRun() : scheme.get(0),
@@ -110,7 +116,44 @@ public class TypesResource {
                 max.orElse(current.backoffMax()),
                 new Retention(succeeded.orElse(current.retention().succeeded()),
                         failed.orElse(current.retention().failed()),
-                        cancelled.orElse(current.retention().cancelled())))));
+                        cancelled.orElse(current.retention().cancelled())),
+                current.push()))));
+    }
+
+    /**
+     * The request's {@code push}: {@code null} turns it off; an object's members left out keep the
+     * current target's (a new target's timeout is 30 s, or the activity timeout if shorter). The
+     * url is checked against the allow-list here, before the transaction.
+     */
+    private UnaryOperator<TypeSettings> pushChange(JsonBody request) {
+        if (request.isNull("push")) {
+            return settings -> settings.withPush(null);
+        }
+        JsonBody push = request.object("push").map(p -> p.allow("url", "timeout", "concurrency")).orElse(null);
+        if (push == null) {
+            return UnaryOperator.identity();
+        }
+        var url = push.string("url");
+        var timeout = push.seconds("timeout", PushTarget.SHORTEST_TIMEOUT, TypeSettings.LONGEST);
+        var concurrency = push.integer("concurrency", 1, PushTarget.MAX_CONCURRENCY);
+        url.ifPresent(this::checkAllowed);
+        return settings -> {
+            PushTarget current = settings.push();
+            if (current == null && url.isEmpty()) {
+                throw new InvalidInputException("push.url", "push.url is required to turn push delivery on");
+            }
+            Duration defaultTimeout = current != null ? current.timeout()
+                    : PushTarget.DEFAULT_TIMEOUT.compareTo(settings.activityTimeout()) <= 0
+                            ? PushTarget.DEFAULT_TIMEOUT : settings.activityTimeout();
+            return settings.withPush(new PushTarget(url.orElseGet(() -> current.url()), timeout.orElse(defaultTimeout),
+                    concurrency.orElse(current != null ? current.concurrency() : PushTarget.DEFAULT_CONCURRENCY)));
+        };
+    }
+
+    private void checkAllowed(String url) {
+        if (!pushTargets.allows(url)) {
+            throw new InvalidInputException("push.url", pushTargets.refusal());
+        }
     }
 
     @Operation(operationId = "listGroups", summary = "A type's fairness groups with their counts",

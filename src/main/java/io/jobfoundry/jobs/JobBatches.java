@@ -108,7 +108,7 @@ public final class JobBatches {
         for (FinishItem item : items) {
             finishes.add(new Processing.Finish(item.type(), item.id(), item.lease(), item.succeeded(), item.data(),
                     item.error() == null ? null : Texts.truncate(item.error(), Runs.MAX_ERROR_LENGTH), now,
-                    Tokens.next(), ThreadLocalRandom.current().nextDouble()));
+                    Tokens.next(), ThreadLocalRandom.current().nextDouble(), 0));
         }
         return runner.runAsync(tx -> {
             List<Object> done = new ArrayList<>(items.size());

@@ -43,6 +43,7 @@ import io.jobfoundry.kv.TransactionRunner;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -309,6 +310,20 @@ public final class JobEngine {
     /** {@link #finish} without blocking; invalid input still throws at once. */
     public CompletableFuture<Job> finishAsync(String type, String id, String lease, boolean succeeded,
             Change<String> data, String error) {
+        return finishAsync(type, id, lease, succeeded, data, error, 0);
+    }
+
+    /**
+     * A failed attempt whose retry is due no sooner than {@code notBefore}, nor before its backoff:
+     * what a push target's {@code 429} or {@code 503} with {@code Retry-After} asks for. Otherwise
+     * as {@link #finishAsync} with {@code failed}: out of attempts, the run ends {@code failed}.
+     */
+    public CompletableFuture<Job> failAsync(String type, String id, String lease, String error, Instant notBefore) {
+        return finishAsync(type, id, lease, false, Change.keep(), error, Times.micros(notBefore));
+    }
+
+    private CompletableFuture<Job> finishAsync(String type, String id, String lease, boolean succeeded,
+            Change<String> data, String error, long notBefore) {
         TypeNames.checkType(type);
         TypeNames.checkId(id);
         Processing.requireLeaseGiven(lease);
@@ -316,7 +331,7 @@ public final class JobEngine {
         long now = context.now();
         Processing.Finish finish = new Processing.Finish(type, id, lease, succeeded, data,
                 error == null ? null : Texts.truncate(error, Runs.MAX_ERROR_LENGTH), now, Tokens.next(),
-                ThreadLocalRandom.current().nextDouble());
+                ThreadLocalRandom.current().nextDouble(), notBefore);
         return runner.runAsync(tx -> Processing.finish(tx, finish), Sync.ON_COMMIT).thenApply(done -> {
             Runs.logSeriesEnd(type, id, done.seriesEnd());
             if (done.startedAt() >= 0) {
@@ -383,6 +398,22 @@ public final class JobEngine {
                     : new TypeInfo(type, registered.settings(), TypeCounts.of(tx, type), registered.paused(),
                             TypeCounts.oldestDueAt(tx, type, now));
         }));
+    }
+
+    /**
+     * The settings of every type delivered by push, in name order: one read of the type registry,
+     * without the counts {@link #types()} adds, for whatever pushes to look at often.
+     */
+    public CompletableFuture<Map<String, TypeSettings>> pushTypesAsync() {
+        return runner.runAsync(tx -> {
+            Map<String, TypeSettings> push = new LinkedHashMap<>();
+            TypeRegistry.settingsOfAll(tx).forEach((type, settings) -> {
+                if (settings.push() != null) {
+                    push.put(type, settings);
+                }
+            });
+            return push;
+        }, Sync.ON_COMMIT);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.jobfoundry.service;
 
 import io.jobfoundry.jobs.background.DueTimer;
 import io.jobfoundry.jobs.waits.JobWaits;
+import io.jobfoundry.push.PushDispatcher;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.Priority;
@@ -24,8 +25,10 @@ import org.jboss.logging.Logger;
  * stream ends, so no worker hangs on a dying replica and the HTTP server is not held up by
  * long-polls; new ones answer at once, an accept with the jobs due then; (3) the HTTP server
  * refuses new requests and lets in-flight ones, and so their transactions, finish
- * ({@code quarkus.shutdown.timeout}); (4) the store is closed (its committer completes the batch
- * under way) when its bean is disposed.
+ * ({@code quarkus.shutdown.timeout}); (4) push calls still in flight get what is left of that
+ * timeout, counted from step 2, where push delivery stopped taking jobs; those still unanswered
+ * then are dropped and their jobs given back ({@link PushDispatcher#drain}); (5) the store is
+ * closed (its committer completes the batch under way) when its bean is disposed.
  *
  * <p>Step (2) must come before Quarkus' HTTP drain, which begins when the delay ends, so it is
  * timed from Quarkus' announcement of the shutdown; without a delay it runs at the announcement.
@@ -40,14 +43,20 @@ public class GracefulShutdown {
 
     private final JobWaits waits;
     private final DueTimer dueTimer;
+    private final PushDispatcher push;
     private final Optional<Duration> delay;
+    private final Optional<Duration> timeout;
     private final AtomicBoolean draining = new AtomicBoolean();
+    private volatile long drainStarted;
 
-    GracefulShutdown(JobWaits waits, DueTimer dueTimer,
-            @ConfigProperty(name = "quarkus.shutdown.delay") Optional<Duration> delay) {
+    GracefulShutdown(JobWaits waits, DueTimer dueTimer, PushDispatcher push,
+            @ConfigProperty(name = "quarkus.shutdown.delay") Optional<Duration> delay,
+            @ConfigProperty(name = "quarkus.shutdown.timeout") Optional<Duration> timeout) {
         this.waits = waits;
         this.dueTimer = dueTimer;
+        this.push = push;
         this.delay = delay;
+        this.timeout = timeout;
     }
 
     void announced(@Observes ShutdownDelayInitiatedEvent event) {
@@ -63,6 +72,13 @@ public class GracefulShutdown {
     /** Also on the shutdown event itself, for a shutdown that was not announced first. */
     void stopping(@Observes @Priority(1) ShutdownEvent event) {
         drain();
+        Duration left = timeout.orElse(Duration.ZERO).minusNanos(System.nanoTime() - drainStarted);
+        int inFlight = push.inFlight();
+        int givenBack = push.drain(left.isNegative() ? Duration.ZERO : left);
+        if (inFlight > 0) {
+            LOG.infof("shutting down: %d push call(s) were in flight; %d unanswered job(s) given back", inFlight,
+                    givenBack);
+        }
     }
 
     /** True once waiting has stopped (step 2): background work should stand down. */
@@ -72,6 +88,9 @@ public class GracefulShutdown {
 
     private void drain() {
         if (draining.compareAndSet(false, true)) {
+            drainStarted = System.nanoTime();
+            // Before the waits close, or the push lanes' accepts, answered at once, would open again.
+            push.stopTaking();
             int waiting = waits.waitingAccepts();
             waits.close();
             dueTimer.close();

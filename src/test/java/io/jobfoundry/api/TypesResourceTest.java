@@ -15,6 +15,17 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class TypesResourceTest {
 
+    /** Without jobfoundry.push.allowed-targets (the default) no type may push: a 400 saying what to configure. */
+    @Test
+    void pushIsRefusedWhileNoTargetIsAllowed() {
+        String type = Api.type("push-off");
+        json("{\"push\":{\"url\":\"https://hooks.example.com/run\"}}").put("/v1/types/{type}", type).then()
+                .statusCode(400).contentType("application/problem+json").body("field", equalTo("push.url"))
+                .body("detail", org.hamcrest.Matchers.containsString("jobfoundry.push.allowed-targets"));
+        json("{\"push\":null}").put("/v1/types/{type}", type).then().statusCode(200)
+                .body("push", org.hamcrest.Matchers.nullValue());
+    }
+
     @Test
     void aTypeNeverUsedIs404() {
         given().get("/v1/types/{type}", Api.type("never")).then().statusCode(404)

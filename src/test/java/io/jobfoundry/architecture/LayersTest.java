@@ -66,7 +66,18 @@ class LayersTest {
         noClasses().that().resideInAPackage("io.jobfoundry.jobs..")
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "io.jobfoundry.api..", "io.jobfoundry.monitors..", "io.jobfoundry.service..",
-                        "io.jobfoundry.metrics..", "io.micrometer..", "jakarta.ws.rs..", "io.vertx..")
+                        "io.jobfoundry.metrics..", "io.micrometer..", "jakarta.ws.rs..", "io.vertx..",
+                        "io.jobfoundry.push..")
+                .check(classes);
+    }
+
+    /** Push delivery is a client of the engine, as a worker is: never of the HTTP API, the wiring or the store. */
+    @Test
+    void pushDeliveryUsesTheEngineOnly() {
+        noClasses().that().resideInAPackage("io.jobfoundry.push..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "io.jobfoundry.api..", "io.jobfoundry.service..", "io.jobfoundry.monitors..",
+                        "io.jobfoundry.kv..", "io.jobfoundry.jobs.records..", "jakarta.ws.rs..")
                 .check(classes);
     }
 }

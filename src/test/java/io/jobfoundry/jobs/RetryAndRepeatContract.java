@@ -198,6 +198,38 @@ public interface RetryAndRepeatContract extends EngineFixture {
         assertEquals(1, engine().type("flaky").orElseThrow().counts().failed());
     }
 
+    /** A push target's Retry-After: the retry waits for the later of it and the backoff; the last attempt still ends the run. */
+    @Test
+    default void aFailureWithANotBeforeTimeIsDueNoSoonerThanThatNorBeforeItsBackoff() {
+        engine().configureType("throttled", new TypeSettings(Duration.ofSeconds(30), 3, 2, 1,
+                Duration.ofSeconds(10), Duration.ofSeconds(10)));
+        add("throttled", "a");
+        LeasedJob first = acceptOne("throttled");
+        Job later = engine().failAsync("throttled", "a", first.lease(), "target answered 429",
+                START.plusSeconds(120)).join();
+        assertEquals(JobState.PENDING, later.state());
+        assertEquals(1, later.attempt());
+        assertEquals("target answered 429", later.lastError());
+        assertEquals(START.plusSeconds(120), later.scheduledAt(), "the target's time, past the backoff");
+        clock().set(START.plusSeconds(119));
+        waker().runOnce();
+        assertTrue(accept("throttled", 1).isEmpty(), "not before the target's time");
+        clock().set(START.plusSeconds(120));
+        waker().runOnce();
+        LeasedJob second = acceptOne("throttled");
+
+        Instant secondStart = clock().instant();
+        Job backedOff = engine().failAsync("throttled", "a", second.lease(), "target answered 503",
+                secondStart.plusSeconds(1)).join();
+        assertBetween(secondStart.plusSeconds(5), secondStart.plusSeconds(10), backedOff.scheduledAt());
+        clock().set(backedOff.scheduledAt());
+        waker().runOnce();
+        Job last = engine().failAsync("throttled", "a", acceptOne("throttled").lease(), "target answered 429",
+                clock().instant().plusSeconds(3600)).join();
+        assertEquals(JobState.FINISHED, last.state(), "out of attempts, a later time does not keep it");
+        assertEquals(JobResult.FAILED, last.result());
+    }
+
     @Test
     default void dueRetriesGoBeforeFreshJobs() {
         engine().configureType("flaky", new TypeSettings(Duration.ofSeconds(30), 5, 2, 1, Duration.ZERO, Duration.ZERO));

@@ -11,6 +11,7 @@ import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobPage;
 import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.PushTarget;
 import io.jobfoundry.jobs.model.TypeSettings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +38,30 @@ public interface TypeAndCountContract extends EngineFixture {
         assertTrue(engine().types().stream().anyMatch(t -> t.type().equals("fresh") && t.counts().pending() == 1));
         assertThrows(InvalidJobRequestException.class,
                 () -> new TypeSettings(Duration.ofSeconds(5), 3, 0, 0, Duration.ZERO, Duration.ZERO));
+    }
+
+    /** A push target is kept with the type, survives a pause, is listed for the dispatchers, and goes when set to null. */
+    @Test
+    default void aPushTargetIsStoredWithItsTypeUntilTurnedOff() {
+        PushTarget target = new PushTarget("https://hooks.example/run?x=1", Duration.ofMillis(2500), 3);
+        TypeSettings pushed = new TypeSettings(Duration.ofSeconds(10), 5, 2, 1, Duration.ofSeconds(1),
+                Duration.ofSeconds(60)).withPush(target);
+        engine().configureType("hook", pushed);
+        engine().configureType("pulled", TypeSettings.DEFAULT);
+        engine().pause("hook", true);
+        assertEquals(pushed, engine().type("hook").orElseThrow().settings());
+        assertEquals(List.of("hook"), List.copyOf(engine().pushTypesAsync().join().keySet()));
+        assertEquals(target, engine().pushTypesAsync().join().get("hook").push());
+
+        engine().configureType("hook", current -> current.withPush(null));
+        assertEquals(null, engine().type("hook").orElseThrow().settings().push());
+        assertTrue(engine().type("hook").orElseThrow().paused(), "turning push off keeps the pause");
+        assertEquals(pushed.retention(), engine().type("hook").orElseThrow().settings().retention(),
+                "and the retention");
+        assertTrue(engine().pushTypesAsync().join().isEmpty());
+        var tooLong = assertThrows(InvalidJobRequestException.class, () -> pushed.withPush(
+                new PushTarget("https://hooks.example/", Duration.ofSeconds(11), 1)));
+        assertEquals("push.timeout", tooLong.field());
     }
 
     @Test

@@ -8,9 +8,11 @@ import java.time.Duration;
  * priority high, then {@code low} of priority low, and again (docspell's counting scheme); an empty
  * class gives its turn to the other. Failed attempts retry after {@code base · 2^(attempt−1)},
  * capped at {@code max}, with jitter. Finished jobs are kept as long as {@code retention} says.
+ * {@code push}, if not null, has the service deliver the type's jobs to an HTTP target
+ * ({@link PushTarget}); its timeout is at most the activity timeout.
  */
 public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun,
-        Duration backoffBase, Duration backoffMax, Retention retention) {
+        Duration backoffBase, Duration backoffMax, Retention retention, PushTarget push) {
 
     /** The longest duration a setting takes. Declared before DEFAULT: the constructor building DEFAULT reads it. */
     public static final Duration LONGEST = Duration.ofDays(365);
@@ -21,10 +23,16 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
     public static final TypeSettings DEFAULT =
             new TypeSettings(Duration.ofSeconds(30), 25, 2, 1, Duration.ofSeconds(5), Duration.ofHours(1));
 
-    /** Settings with the default retention. */
+    /** Settings with the default retention, pulled only. */
     public TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun, Duration backoffBase,
             Duration backoffMax) {
         this(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, Retention.DEFAULT);
+    }
+
+    /** Settings of a type its processors pull (no push target). */
+    public TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun, Duration backoffBase,
+            Duration backoffMax, Retention retention) {
+        this(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, null);
     }
 
     public static final int MAX_ATTEMPTS_LIMIT = 1000;
@@ -50,6 +58,15 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
             throw new InvalidJobRequestException("priorityScheme",
                     "priorityScheme is [high, low]: two counts within 0..1000, not both 0, e.g. [2, 1]");
         }
+        if (push != null && push.timeout().compareTo(activityTimeout) > 0) {
+            throw new InvalidJobRequestException("push.timeout", "push.timeout must not be more than activityTimeout ("
+                    + seconds(activityTimeout).toPlainString() + " s)");
+        }
+    }
+
+    /** These settings with {@code push} (null: pulled only). */
+    public TypeSettings withPush(PushTarget push) {
+        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, push);
     }
 
     public static void checkMaxAttempts(int maxAttempts) {
@@ -66,7 +83,7 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
     }
 
     public TypeSettings withRetention(Retention retention) {
-        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention);
+        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, push);
     }
 
     /** The wait before the next attempt after {@code attempt} failed ones, before jitter. */

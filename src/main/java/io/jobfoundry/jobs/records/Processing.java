@@ -22,9 +22,11 @@ public final class Processing {
      *
      * @param lastError the error, already cut to {@link Runs#MAX_ERROR_LENGTH}; null if none
      * @param jitter    where in the backoff's jitter a failed attempt's retry falls, 0 to 1
+     * @param notBefore the earliest time (microseconds) a failed attempt's retry may be due, on top
+     *                  of its backoff (a push target's {@code Retry-After}); 0 for none
      */
     public record Finish(String type, String id, String lease, boolean succeeded, Change<String> data,
-            String lastError, long now, String nonce, double jitter) {
+            String lastError, long now, String nonce, double jitter, long notBefore) {
     }
 
     /**
@@ -94,7 +96,7 @@ public final class Processing {
             r.lastError = f.lastError();
             if (r.attempt < r.maxAttempts) {
                 // Only a failure needs the type's settings (its backoff): no read on success.
-                Runs.retryLater(tx, r, TypeRegistry.ensure(tx, f.type()), now, f.jitter());
+                Runs.retryLater(tx, r, TypeRegistry.ensure(tx, f.type()), now, f.jitter(), f.notBefore());
             } else {
                 Runs.exhausted(tx, r, now);
             }

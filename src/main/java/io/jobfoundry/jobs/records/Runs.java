@@ -41,10 +41,12 @@ public final class Runs {
         }
     }
 
-    static void retryLater(KvTransaction tx, JobRecord r, TypeSettings settings, long now, double jitter) {
+    /** Due again after the backoff, and not before {@code notBefore} (microseconds; 0: no such bound). */
+    static void retryLater(KvTransaction tx, JobRecord r, TypeSettings settings, long now, double jitter,
+            long notBefore) {
         long backoff = settings.backoff(r.attempt).toNanos() / 1_000;
         // Equal jitter: at least half the backoff, so retries spread out yet still back off.
-        retryAt(r, now + backoff / 2 + (long) (jitter * (backoff - backoff / 2)));
+        retryAt(r, Math.max(notBefore, now + backoff / 2 + (long) (jitter * (backoff - backoff / 2))));
         r.place(tx, now);
     }
 

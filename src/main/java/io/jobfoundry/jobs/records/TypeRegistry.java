@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.jobs.model.PushTarget;
 import io.jobfoundry.jobs.model.Retention;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.kv.KeyValue;
@@ -88,7 +89,8 @@ public final class TypeRegistry {
         Retention kept = s.retention();
         return Tuple.from(FORMAT, s.activityTimeout().toMillis(), (long) s.maxAttempts(), (long) s.highRun(),
                 (long) s.lowRun(), s.backoffBase().toMillis(), s.backoffMax().toMillis(), paused,
-                Tuple.from(millis(kept.succeeded()), millis(kept.failed()), millis(kept.cancelled()))).pack();
+                Tuple.from(millis(kept.succeeded()), millis(kept.failed()), millis(kept.cancelled())),
+                encodePush(s.push())).pack();
     }
 
     private static Long millis(Duration duration) {
@@ -97,6 +99,20 @@ public final class TypeRegistry {
 
     private static Duration duration(Tuple t, int index) {
         return t.get(index) == null ? null : Duration.ofMillis(t.getLong(index));
+    }
+
+    /** A push target as one nested tuple (or null), so that it takes one place in the settings' tuple. */
+    private static Tuple encodePush(PushTarget push) {
+        return push == null ? null : Tuple.from(push.url(), push.timeout().toMillis(), (long) push.concurrency());
+    }
+
+    private static PushTarget decodePush(Tuple t, int index) {
+        // Written by a release that knew no push delivery, or pushing turned off: pulled only.
+        if (t.size() <= index || t.get(index) == null) {
+            return null;
+        }
+        Tuple push = t.getNestedTuple(index);
+        return new PushTarget(push.getString(0), Duration.ofMillis(push.getLong(1)), (int) push.getLong(2));
     }
 
     private static Registered decode(byte[] bytes) {
@@ -112,7 +128,7 @@ public final class TypeRegistry {
         }
         TypeSettings settings = new TypeSettings(Duration.ofMillis(t.getLong(1)), (int) t.getLong(2),
                 (int) t.getLong(3), (int) t.getLong(4), Duration.ofMillis(t.getLong(5)), Duration.ofMillis(t.getLong(6)),
-                kept);
+                kept, decodePush(t, 9));
         // Written by a release that knew no pausing: not paused.
         return new Registered(settings, t.size() > 7 && t.getBoolean(7));
     }

@@ -1,0 +1,54 @@
+package io.jobfoundry.jobs.model;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+
+/**
+ * Where the service itself delivers a type's jobs (push delivery): each due job is POSTed to
+ * {@code url}, which must answer within {@code timeout}; at most {@code concurrency} calls per
+ * replica are in flight. Whether the url is allowed is the service's configuration, checked where
+ * the setting comes in and again at each call, not here.
+ */
+public record PushTarget(String url, Duration timeout, int concurrency) {
+
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    public static final int DEFAULT_CONCURRENCY = 10;
+    public static final int MAX_CONCURRENCY = 1000;
+    /** Long enough for any real endpoint with a query; short enough to keep a type's record small. */
+    public static final int MAX_URL_LENGTH = 2048;
+    public static final Duration SHORTEST_TIMEOUT = Duration.ofMillis(1);
+    /** TypeSettings' longest duration, spelled out: TypeSettings holds a PushTarget, which must not reach back. */
+    public static final Duration LONGEST_TIMEOUT = Duration.ofDays(365);
+
+    public PushTarget {
+        if (url == null || url.isEmpty() || url.length() > MAX_URL_LENGTH) {
+            throw new InvalidJobRequestException("push.url", "push.url must be an http or https URL of at most "
+                    + MAX_URL_LENGTH + " characters");
+        }
+        checkUrl(url);
+        if (timeout == null || timeout.compareTo(SHORTEST_TIMEOUT) < 0 || timeout.compareTo(LONGEST_TIMEOUT) > 0) {
+            throw new InvalidJobRequestException("push.timeout", "push.timeout must be within 0.001 s and 365 days");
+        }
+        if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+            throw new InvalidJobRequestException("push.concurrency",
+                    "push.concurrency must be within 1.." + MAX_CONCURRENCY);
+        }
+    }
+
+    private static void checkUrl(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new InvalidJobRequestException("push.url", "push.url is no URL: " + e.getReason());
+        }
+        String scheme = uri.getScheme();
+        if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme) || uri.getHost() == null
+                || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
+            // Credentials in the URL would be shown by GET /v1/types/{type}; a fragment is never sent.
+            throw new InvalidJobRequestException("push.url",
+                    "push.url must be an absolute http or https URL with a host, and no user info or fragment");
+        }
+    }
+}

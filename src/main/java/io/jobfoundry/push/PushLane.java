@@ -1,0 +1,132 @@
+package io.jobfoundry.push;
+
+import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.model.TypeSettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
+
+/**
+ * One push type on this replica: a blocking accept through the same waits as any worker's (so
+ * leases, fairness, priorities and pause hold, and no poll runs), for as many jobs as there are
+ * free call slots; each job taken becomes a {@link PushCall}. At most {@code push.concurrency}
+ * calls are in flight; while all slots are taken, no accept is open.
+ */
+final class PushLane {
+
+    private static final Logger LOG = Logger.getLogger(PushLane.class);
+    /** How long one accept waits: as a worker's long poll; an empty answer just opens the next. */
+    static final Duration ACCEPT_WAIT = Duration.ofSeconds(30);
+    /** The pause after an accept failed (the store unavailable), before the next. */
+    private static final long FAILED_ACCEPT_PAUSE_MS = 1000;
+    /** The worker name push runs show. */
+    static final String WORKER = "push";
+
+    private final PushContext push;
+    private final String type;
+    private final PushMetrics.TypeMeters meters;
+    private final Set<PushCall> calls = ConcurrentHashMap.newKeySet();
+    private volatile TypeSettings settings;
+    private CompletableFuture<List<LeasedJob>> accepting;
+    private boolean stopped;
+
+    PushLane(PushContext push, String type, TypeSettings settings) {
+        this.push = push;
+        this.type = type;
+        this.settings = settings;
+        this.meters = push.metrics().of(type);
+    }
+
+    PushMetrics.TypeMeters meters() {
+        return meters;
+    }
+
+    /** New settings (url, timeout, concurrency) for the calls made from now on. */
+    void update(TypeSettings settings) {
+        this.settings = settings;
+        pump();
+    }
+
+    /** Opens an accept for the free slots, unless one is open, none is free, or the lane has stopped. */
+    void pump() {
+        CompletableFuture<List<LeasedJob>> accept;
+        synchronized (this) {
+            int free = settings.push().concurrency() - calls.size();
+            if (stopped || accepting != null || free <= 0) {
+                return;
+            }
+            AcceptRequest request = new AcceptRequest(List.of(type), Math.min(free, AcceptRequest.MAX_JOBS), null,
+                    WORKER);
+            accept = push.waits().accept(request, ACCEPT_WAIT).toCompletableFuture();
+            accepting = accept;
+        }
+        accept.whenComplete((jobs, failure) -> taken(accept, jobs, failure));
+    }
+
+    private void taken(CompletableFuture<List<LeasedJob>> accept, List<LeasedJob> jobs, Throwable failure) {
+        List<PushCall> started = new ArrayList<>();
+        boolean keepGoing;
+        synchronized (this) {
+            if (accepting == accept) {
+                accepting = null;
+            }
+            if (jobs != null && stopped) {
+                // Taken as the lane stopped: back to the queue, for another replica or a worker.
+                jobs.forEach(push::giveBackLater);
+                return;
+            }
+            if (jobs != null) {
+                TypeSettings now = settings;
+                for (LeasedJob leased : jobs) {
+                    PushCall call = new PushCall(push, meters, this::ended, leased, now.push(), now.activityTimeout());
+                    calls.add(call);
+                    started.add(call);
+                }
+                meters.inFlight.set(calls.size());
+            }
+            keepGoing = !stopped;
+        }
+        started.forEach(PushCall::start);
+        if (failure != null && keepGoing && !accept.isCancelled()) {
+            LOG.warnf("push of type %s: accept failed (%s); trying again in %d ms", type, failure,
+                    FAILED_ACCEPT_PAUSE_MS);
+            push.vertx().setTimer(FAILED_ACCEPT_PAUSE_MS, id -> pump());
+        } else if (keepGoing) {
+            pump();
+        }
+    }
+
+    /** A call is over: its slot is free. */
+    void ended(PushCall call) {
+        synchronized (this) {
+            calls.remove(call);
+            meters.inFlight.set(calls.size());
+        }
+        pump();
+    }
+
+    /**
+     * Takes no more jobs: the type stopped pushing, or the replica is shutting down. A waiting
+     * accept is left (cancelled, its waiter gone, a job handed to it goes back to the queue); the
+     * calls in flight go on.
+     */
+    void stop() {
+        CompletableFuture<List<LeasedJob>> open;
+        synchronized (this) {
+            stopped = true;
+            open = accepting;
+        }
+        if (open != null) {
+            open.cancel(false);
+        }
+    }
+
+    List<PushCall> calls() {
+        return List.copyOf(calls);
+    }
+}

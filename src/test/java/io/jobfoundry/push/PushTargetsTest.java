@@ -1,0 +1,36 @@
+package io.jobfoundry.push;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The allow-list: prefixes that end where a host, port or path segment ends, on the URL and its normalized form. */
+class PushTargetsTest {
+
+    @Test
+    void aUrlMustStartWithAPrefixThatEndsAtABoundary() {
+        PushTargets targets = new PushTargets(List.of(" https://api.example ", "http://10.0.0.7:8080/hooks/", ""));
+        assertTrue(targets.configured());
+        assertTrue(targets.allows("https://api.example"));
+        assertTrue(targets.allows("https://api.example/run?x=1"));
+        assertTrue(targets.allows("https://api.example:8443/run"));
+        assertTrue(targets.allows("http://10.0.0.7:8080/hooks/email"));
+        assertFalse(targets.allows("https://api.example.evil.net/"), "a longer host is another host");
+        assertFalse(targets.allows("https://api.exampleX/"));
+        assertFalse(targets.allows("http://10.0.0.7:8080/hooks/../admin"), "normalized, it leaves the prefix");
+        assertFalse(targets.allows("http://10.0.0.7:8080/hooksy"));
+        assertFalse(targets.allows("http://10.0.0.7:80801/hooks/"));
+        assertFalse(targets.allows("http://api.example/"), "the scheme is part of the prefix");
+        assertFalse(targets.allows("https://api.example/ bad"), "no URL");
+    }
+
+    @Test
+    void withNoPrefixNothingIsAllowedAndTheRefusalSaysWhatToConfigure() {
+        PushTargets none = new PushTargets(List.of());
+        assertFalse(none.configured());
+        assertFalse(none.allows("https://api.example/"));
+        assertTrue(none.refusal().contains("jobfoundry.push.allowed-targets"));
+    }
+}

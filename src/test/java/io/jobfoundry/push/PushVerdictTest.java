@@ -1,0 +1,62 @@
+package io.jobfoundry.push;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jobfoundry.jobs.model.Change;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** Each answer as the finish the contract names for it. */
+class PushVerdictTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-21T10:00:00Z");
+
+    private static PushVerdict answered(int status, String retryAfter, String body) {
+        return PushVerdict.answered(status, retryAfter, body.getBytes(StandardCharsets.UTF_8), NOW);
+    }
+
+    @Test
+    void a2xxSucceedsAndOnlyAJsonObjectBecomesTheData() {
+        PushVerdict ok = answered(200, null, " {\"n\": 1} ");
+        assertTrue(ok.succeeded());
+        assertEquals(Change.to("{\"n\": 1}"), ok.data());
+        assertEquals("2xx", ok.outcome());
+        assertEquals(Change.keep(), answered(204, null, "").data());
+        assertEquals(Change.keep(), answered(200, null, "[1]").data());
+        assertEquals(Change.keep(), answered(200, null, "done").data());
+        assertEquals(Change.keep(), answered(200, null, "{\"n\":1} trailing").data(), "not one JSON value");
+    }
+
+    @Test
+    void throttlingWithRetryAfterIsDueNoSoonerThanThat() {
+        PushVerdict seconds = answered(429, "120", "");
+        assertFalse(seconds.succeeded());
+        assertEquals(NOW.plusSeconds(120), seconds.notBefore());
+        assertEquals("push target answered 429; Retry-After 120", seconds.error());
+        PushVerdict date = answered(503, "Sat, 21 Nov 2026 10:05:00 GMT", "busy");
+        assertEquals(NOW.plusSeconds(300), date.notBefore());
+        assertEquals("push target answered 503; Retry-After Sat, 21 Nov 2026 10:05:00 GMT: busy", date.error());
+        assertEquals(NOW.plus(Duration.ofDays(365)), answered(429, "99999999999999", "").notBefore(), "capped");
+        assertNull(answered(429, null, "").notBefore());
+        assertNull(answered(429, "soon", "").notBefore());
+        assertNull(answered(429, "Sat, 21 Nov 2026 09:00:00 GMT", "").notBefore(), "a past time is no bound");
+        assertNull(answered(500, "120", "").notBefore(), "only 429 and 503 are told to wait");
+    }
+
+    @Test
+    void otherAnswersNameTheStatusAndTheStartOfTheBody() {
+        assertEquals("push target answered 302 (redirects are not followed)", answered(302, null, "").error());
+        assertEquals("3xx", answered(302, null, "").outcome());
+        String long500 = answered(500, null, "x".repeat(500)).error();
+        assertEquals("push target answered 500: " + "x".repeat(200) + "…", long500);
+        assertEquals("4xx", answered(404, null, "").outcome());
+        assertEquals("push target did not answer within 0.5 s", PushVerdict.timedOut(Duration.ofMillis(500)).error());
+        assertEquals("push call failed: Connection refused",
+                PushVerdict.unreachable(new java.net.ConnectException("Connection refused")).error());
+    }
+}
