@@ -1,7 +1,8 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.model.TypeSettings;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -25,11 +26,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 public class TypesResource {
 
-    private final JobEngine engine;
+    private final CallerJobs jobs;
     private final RequestBodies bodies;
 
-    TypesResource(JobEngine engine, RequestBodies bodies) {
-        this.engine = engine;
+    TypesResource(CallerJobs jobs, RequestBodies bodies) {
+        this.jobs = jobs;
         this.bodies = bodies;
     }
 
@@ -39,9 +40,10 @@ public class TypesResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = TypeListDto.class)))
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.VIEWER_NAME)
     @GET
     public TypeListDto all() {
-        return new TypeListDto(engine.types().stream().map(TypeDto::of).toList());
+        return new TypeListDto(jobs.jobs().types().stream().map(TypeDto::of).toList());
     }
 
     @Operation(operationId = "getType", summary = "A type's settings and counts")
@@ -52,10 +54,11 @@ public class TypesResource {
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "404", ref = "TypeNotFound")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.VIEWER_NAME)
     @GET
     @Path("{type}")
     public TypeDto get(@PathParam("type") String type) {
-        return TypeDto.of(engine.type(type).orElseThrow(() -> new TypeNotFoundException(type)));
+        return TypeDto.of(jobs.jobs().type(type).orElseThrow(() -> new TypeNotFoundException(type)));
     }
 
     /** Members left out keep the type's current value (the defaults for a type not yet used). */
@@ -71,6 +74,7 @@ public class TypesResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.ADMIN_NAME)
     @PUT
     @Path("{type}")
     public TypeDto configure(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -89,7 +93,7 @@ public class TypesResource {
         var base = backoff.seconds("base", Duration.ZERO, TypeSettings.LONGEST);
         var max = backoff.seconds("max", Duration.ZERO, TypeSettings.LONGEST);
         // Read and write in one transaction: concurrent partial PUTs cannot undo each other.
-        return TypeDto.of(engine.configureType(type, current -> new TypeSettings(
+        return TypeDto.of(jobs.jobs().configureType(type, current -> new TypeSettings(
                 activityTimeout.orElse(current.activityTimeout()),
                 maxAttempts.orElse(current.maxAttempts()),
                 scheme == null ? current.highRun() : scheme.get(0),
@@ -107,10 +111,11 @@ public class TypesResource {
                     schema = @Schema(implementation = TypeDto.class)))
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.ADMIN_NAME)
     @POST
     @Path("{type}/pause")
     public TypeDto pause(@PathParam("type") String type) {
-        return TypeDto.of(engine.pause(type, true));
+        return TypeDto.of(jobs.jobs().pause(type, true));
     }
 
     @Operation(operationId = "resumeType", summary = "Resume a paused type",
@@ -121,9 +126,10 @@ public class TypesResource {
                     schema = @Schema(implementation = TypeDto.class)))
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.ADMIN_NAME)
     @POST
     @Path("{type}/resume")
     public TypeDto resume(@PathParam("type") String type) {
-        return TypeDto.of(engine.pause(type, false));
+        return TypeDto.of(jobs.jobs().pause(type, false));
     }
 }

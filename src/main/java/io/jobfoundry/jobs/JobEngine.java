@@ -350,6 +350,11 @@ public final class JobEngine {
         }));
     }
 
+    /** The names of the types in use, without their counts: what a confined accept's globs resolve against. */
+    public List<String> typeNames() {
+        return runner.run(TypeRegistry::names);
+    }
+
     public List<TypeInfo> types() {
         return runner.run(tx -> {
             Map<String, Counts> counts = TypeCounts.ofEveryType(tx);

@@ -1,0 +1,36 @@
+package io.jobfoundry.auth;
+
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityPolicy;
+import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * {@code /q/metrics} (quarkus.http.auth.permission.metrics in application.properties): the figures
+ * name every type, so they need {@code viewer} like {@code GET /v1/types}, unless
+ * {@code jobfoundry.auth.metrics-open} lets scrapers that cannot send a token in.
+ */
+@ApplicationScoped
+class MetricsPolicy implements HttpSecurityPolicy {
+
+    private final Tokens tokens;
+
+    MetricsPolicy(Tokens tokens) {
+        this.tokens = tokens;
+    }
+
+    @Override
+    public Uni<CheckResult> checkPermission(RoutingContext request, Uni<SecurityIdentity> identity,
+            AuthorizationRequestContext requestContext) {
+        if (tokens.metricsOpen()) {
+            return Uni.createFrom().item(CheckResult.PERMIT);
+        }
+        return identity.map(who -> who.hasRole(Role.VIEWER_NAME) ? CheckResult.PERMIT : CheckResult.DENY);
+    }
+
+    @Override
+    public String name() {
+        return "jobfoundry-metrics";
+    }
+}
