@@ -32,8 +32,13 @@ import javax.net.ssl.SSLSession;
 class BearerMechanism implements HttpAuthenticationMechanism {
 
     private static final String BEARER = "Bearer ";
-    private static final ChallengeData CHALLENGE =
-            new ChallengeData(401, "WWW-Authenticate", "Bearer realm=\"jobfoundry\"");
+    private static final String REALM = "Bearer realm=\"jobfoundry\"";
+    private static final ChallengeData CHALLENGE = new ChallengeData(401, "WWW-Authenticate", REALM);
+
+    /** The api package's unauthorized problem (ProblemType.UNAUTHORIZED), fixed text: nothing of the request. */
+    private static final String UNAUTHORIZED = "{\"type\":\"tag:jobfoundry.io,2026:problem/unauthorized\","
+            + "\"title\":\"A valid token is required\",\"status\":401,\"detail\":\"send Authorization: Bearer"
+            + " <token> with a token configured under jobfoundry.auth.tokens; none was sent, or it is not one of them\"}";
 
     private final Tokens tokens;
 
@@ -82,6 +87,19 @@ class BearerMechanism implements HttpAuthenticationMechanism {
         } catch (SSLPeerUnverifiedException | InvalidNameException e) {
             return null; // no client certificate, or a subject that names no CN: no certificate identity
         }
+    }
+
+    /**
+     * A 401 outside JAX-RS ({@code /q/metrics}) as the same problem document the resources answer
+     * (SecurityProblems); Quarkus would send it with an empty body.
+     */
+    @Override
+    public Uni<Boolean> sendChallenge(RoutingContext context) {
+        if (!context.response().headWritten()) {
+            context.response().setStatusCode(CHALLENGE.status).putHeader("WWW-Authenticate", REALM)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/problem+json").end(UNAUTHORIZED);
+        }
+        return Uni.createFrom().item(true);
     }
 
     @Override

@@ -8,7 +8,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * {@code /q/metrics} (quarkus.http.auth.permission.metrics in application.properties): the figures
- * name every type, so they need {@code viewer} like {@code GET /v1/types}, unless
+ * name every type, so they need {@code viewer} on every type (a token confined to some types is
+ * refused), unless
  * {@code jobfoundry.auth.metrics-open} lets scrapers that cannot send a token in.
  */
 @ApplicationScoped
@@ -26,7 +27,9 @@ class MetricsPolicy implements HttpSecurityPolicy {
         if (tokens.metricsOpen()) {
             return Uni.createFrom().item(CheckResult.PERMIT);
         }
-        return identity.map(who -> who.hasRole(Role.VIEWER_NAME) ? CheckResult.PERMIT : CheckResult.DENY);
+        // A token confined to some types must not read the gauges of the others.
+        return identity.map(who -> who.hasRole(Role.VIEWER_NAME) && Caller.scope(who).isAll()
+                ? CheckResult.PERMIT : CheckResult.DENY);
     }
 
     @Override
