@@ -1,7 +1,7 @@
 package io.jobfoundry.api;
 
 import io.jobfoundry.auth.Loopback;
-import io.jobfoundry.auth.Tokens;
+import io.jobfoundry.auth.ConfiguredTokens;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,7 +19,7 @@ import jakarta.enterprise.event.Observes;
 @ApplicationScoped
 class ProtectedModeRoute {
 
-    void install(@Observes Router router, Tokens tokens) {
+    void install(@Observes Router router, ConfiguredTokens tokens) {
         router.route().order(Integer.MIN_VALUE).failureHandler(ctx -> {
             if (!SecurityProblems.answer(ctx)) {
                 ctx.next();

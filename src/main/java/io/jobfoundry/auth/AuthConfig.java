@@ -10,12 +10,12 @@ import java.util.Optional;
  * Who may call the service. The names {@code jobfoundry.auth.tokens."<name>".hash|roles|types}
  * and {@code jobfoundry.auth.open} are fixed (scripts and manifests rely on them); each works as an
  * environment variable or from a mounted file like every other setting. Checked at start by
- * {@link Tokens}, which refuses to start on a bad hash or an unknown role.
+ * {@link ConfiguredTokens}, which refuses to start on a bad hash or an unknown role.
  */
 @ConfigMapping(prefix = "jobfoundry.auth")
 public interface AuthConfig {
 
-    /** Tokens by name; none configured means protected mode (loopback only) unless {@link #open()}. */
+    /** ConfiguredTokens by name; none configured means protected mode (loopback only) unless {@link #open()}. */
     Map<String, Token> tokens();
 
     /** Serve every client without a token (a WARN at start): for a network that is itself closed. */

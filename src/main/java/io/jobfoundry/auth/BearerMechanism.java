@@ -40,9 +40,9 @@ class BearerMechanism implements HttpAuthenticationMechanism {
             + "\"title\":\"A valid token is required\",\"status\":401,\"detail\":\"send Authorization: Bearer"
             + " <token> with a token configured under jobfoundry.auth.tokens; none was sent, or it is not one of them\"}";
 
-    private final Tokens tokens;
+    private final ConfiguredTokens tokens;
 
-    BearerMechanism(Tokens tokens) {
+    BearerMechanism(ConfiguredTokens tokens) {
         this.tokens = tokens;
     }
 

@@ -15,9 +15,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 class MetricsPolicy implements HttpSecurityPolicy {
 
-    private final Tokens tokens;
+    private final ConfiguredTokens tokens;
 
-    MetricsPolicy(Tokens tokens) {
+    MetricsPolicy(ConfiguredTokens tokens) {
         this.tokens = tokens;
     }
 

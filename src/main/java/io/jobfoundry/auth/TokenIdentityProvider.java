@@ -9,16 +9,16 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * A bearer token's identity: its hash against the configured ones ({@link Tokens#match}). Answered
+ * A bearer token's identity: its hash against the configured ones ({@link ConfiguredTokens#match}). Answered
  * on the calling thread: a SHA-256 of a few dozen bytes costs less than a hop to a worker thread.
  * An unknown token fails authentication ({@code 401}); the failure names nothing of the token.
  */
 @ApplicationScoped
 class TokenIdentityProvider implements IdentityProvider<TokenAuthenticationRequest> {
 
-    private final Tokens tokens;
+    private final ConfiguredTokens tokens;
 
-    TokenIdentityProvider(Tokens tokens) {
+    TokenIdentityProvider(ConfiguredTokens tokens) {
         this.tokens = tokens;
     }
 

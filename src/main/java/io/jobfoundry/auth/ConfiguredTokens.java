@@ -28,9 +28,9 @@ import org.jboss.logging.Logger;
  */
 @Startup
 @ApplicationScoped
-public class Tokens {
+public class ConfiguredTokens {
 
-    private static final Logger LOG = Logger.getLogger(Tokens.class);
+    private static final Logger LOG = Logger.getLogger(ConfiguredTokens.class);
     private static final Pattern HASH = Pattern.compile("sha256:[0-9a-f]{64}");
 
     private record Entry(String name, byte[] hash, SecurityIdentity identity) {
@@ -42,7 +42,7 @@ public class Tokens {
     private final boolean metricsOpen;
     private final SecurityIdentity anonymous = Caller.anonymous();
 
-    Tokens(AuthConfig config) {
+    ConfiguredTokens(AuthConfig config) {
         List<String> problems = new ArrayList<>();
         List<Entry> entries = new ArrayList<>();
         Map<String, SecurityIdentity> byCn = new HashMap<>();
