@@ -13,20 +13,15 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.security.cert.Certificate;
-import java.security.cert.X509Certificate;
 import java.util.Set;
-import javax.naming.InvalidNameException;
-import javax.naming.ldap.LdapName;
-import javax.naming.ldap.Rdn;
-import javax.net.ssl.SSLPeerUnverifiedException;
-import javax.net.ssl.SSLSession;
 
 /**
  * Who a request is: {@code Authorization: Bearer <token>} (checked by {@link TokenIdentityProvider}),
- * else a client certificate whose CN a token names ({@code certificate-cn}), else — in open mode,
+ * else — in open mode,
  * or in protected mode from loopback — the anonymous caller with every role, else nobody, which a
  * role check answers with {@code 401} and this mechanism's {@code WWW-Authenticate: Bearer}.
+ * Client certificates are Quarkus' own mTLS mechanism's, mapped to tokens by
+ * {@link CertificateIdentityProvider}.
  */
 @ApplicationScoped
 class BearerMechanism implements HttpAuthenticationMechanism {
@@ -57,36 +52,10 @@ class BearerMechanism implements HttpAuthenticationMechanism {
                     new TokenCredential(header.substring(BEARER.length()).trim(), "bearer"));
             return identityProviderManager.authenticate(HttpSecurityUtils.setRoutingContextAttribute(request, ctx));
         }
-        SecurityIdentity certified = tokens.hasCertificates() ? byCertificate(ctx) : null;
-        if (certified != null) {
-            return Uni.createFrom().item(certified);
-        }
         if (tokens.open() || tokens.protectedMode() && Loopback.is(ctx)) {
             return Uni.createFrom().item(tokens.anonymous());
         }
         return Uni.createFrom().nullItem();
-    }
-
-    /** The token a verified client certificate's CN names, or null. */
-    private SecurityIdentity byCertificate(RoutingContext ctx) {
-        SSLSession session = ctx.request().sslSession();
-        if (session == null) {
-            return null;
-        }
-        try {
-            Certificate[] chain = session.getPeerCertificates();
-            if (chain.length == 0 || !(chain[0] instanceof X509Certificate leaf)) {
-                return null;
-            }
-            for (Rdn rdn : new LdapName(leaf.getSubjectX500Principal().getName()).getRdns()) {
-                if (rdn.getType().equalsIgnoreCase("CN")) {
-                    return tokens.byCertificateCn(String.valueOf(rdn.getValue()));
-                }
-            }
-            return null;
-        } catch (SSLPeerUnverifiedException | InvalidNameException e) {
-            return null; // no client certificate, or a subject that names no CN: no certificate identity
-        }
     }
 
     /**

@@ -121,10 +121,6 @@ public class ConfiguredTokens {
         return byCertificateCn.get(cn);
     }
 
-    boolean hasCertificates() {
-        return !byCertificateCn.isEmpty();
-    }
-
     SecurityIdentity anonymous() {
         return anonymous;
     }
