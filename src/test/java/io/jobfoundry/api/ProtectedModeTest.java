@@ -56,6 +56,9 @@ class ProtectedModeTest {
                 .body("roles", equalTo(List.of("viewer", "producer", "worker", "admin")))
                 .body("types", nullValue());
         given().post("/v1/types/{type}/pause", Api.type("loopback")).then().statusCode(200);
+        // No token configured: a client that sends one anyway (a library set up ahead) is served.
+        given().auth().oauth2("not-configured-anywhere").get("/v1/me").then().statusCode(200)
+                .body("name", equalTo("anonymous"));
         given().get("/q/metrics").then().statusCode(200);
     }
 

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobfoundry.jobs.model.TypeScope;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.config.EnvConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -51,6 +54,23 @@ class ConfiguredTokensTest {
         assertNull(configured.match("s3cret-mai"));
         assertNull(configured.match(""));
         assertFalse(configured.protectedMode());
+    }
+
+    /** A Kubernetes Secret given as environment variables: JOBFOUNDRY_AUTH_TOKENS__<NAME>__HASH and so on. */
+    @Test
+    void tokensCanBeConfiguredThroughEnvironmentVariables() {
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(AuthConfig.class)
+                .withSources(new EnvConfigSource(Map.of(
+                        "JOBFOUNDRY_AUTH_TOKENS__MAILER__HASH", hash("from-the-environment"),
+                        "JOBFOUNDRY_AUTH_TOKENS__MAILER__ROLES", "worker,producer",
+                        "JOBFOUNDRY_AUTH_TOKENS__MAILER__TYPES", "email*,sms"), 300) {
+                })
+                .build();
+        ConfiguredTokens tokens = new ConfiguredTokens(config.getConfigMapping(AuthConfig.class));
+        SecurityIdentity mailer = tokens.match("from-the-environment");
+        assertEquals("mailer", mailer.getPrincipal().getName());
+        assertEquals(List.of("viewer", "producer", "worker"), Caller.roles(mailer));
+        assertEquals(TypeScope.of(List.of("email*", "sms")), Caller.scope(mailer));
     }
 
     @Test
