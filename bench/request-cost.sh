@@ -22,7 +22,8 @@
 #
 # Settings (environment): ROUNDS (3), DURATION (10, seconds of each measured run), WARMUP (20, seconds
 # of wrk before it), CONNECTIONS (16), THREADS (2), SHAPES ("get 404 create"), DURABILITY (fsync,
-# the service's default), JAVA_OPTS (extra JVM flags for every application), OUT
+# the service's default), JAVA_OPTS (extra JVM flags for every application), READY_TIMEOUT (60, seconds
+# an application may take to get ready: more on a loaded machine), OUT
 # (target/bench/request-cost). Output: the console, $OUT/results.jsonl (one line per run) and
 # $OUT/summary.txt (medians).
 set -euo pipefail
@@ -37,6 +38,7 @@ THREADS=${THREADS:-2}
 SHAPES=${SHAPES:-get 404 create}
 DURABILITY=${DURABILITY:-fsync}
 JAVA_OPTS=${JAVA_OPTS:-}
+READY_TIMEOUT=${READY_TIMEOUT:-60}
 OUT=${OUT:-target/bench/request-cost}
 [ $# -gt 0 ] || set -- .
 
@@ -116,7 +118,7 @@ start_app() {
     start_logged "$OUT/app-$i.log" java $JAVA_OPTS -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port" \
       -jar "${apps[0]}/quarkus-run.jar"
     APP_PID=$STARTED_PID
-    wait_until 60 curl -fsS "$APP_URL/ready" || die "the bare application did not get ready; see $OUT/app-$i.log"
+    wait_until "$READY_TIMEOUT" curl -fsS "$APP_URL/ready" || die "the bare application did not get ready; see $OUT/app-$i.log"
   else
     local store=$BENCH_WORK/store-$round-$i token=()
     mkdir -p "$store"
@@ -128,7 +130,7 @@ start_app() {
       JOBFOUNDRY_EMBEDDED_DURABILITY="$DURABILITY" java $JAVA_OPTS "${token[@]}" -Dquarkus.http.host=127.0.0.1 \
       -Dquarkus.http.port="$port" -jar "${apps[$i]}/quarkus-run.jar"
     APP_PID=$STARTED_PID
-    wait_until 60 curl -fsS "$APP_URL/q/health/ready" || die "Jobfoundry did not get ready; see $OUT/app-$i.log"
+    wait_until "$READY_TIMEOUT" curl -fsS "$APP_URL/q/health/ready" || die "Jobfoundry did not get ready; see $OUT/app-$i.log"
   fi
   AUTH_HEADER=()
   [ "${auth[$i]}" = 1 ] && AUTH_HEADER=(-H "Authorization: Bearer $BENCH_TOKEN")
