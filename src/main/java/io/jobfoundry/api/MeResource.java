@@ -1,6 +1,7 @@
 package io.jobfoundry.api;
 
 import io.jobfoundry.auth.Caller;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.ws.rs.GET;
@@ -45,6 +46,7 @@ public class MeResource {
     }
 
     /** {@code types}: null for every type. */
+    @RegisterForReflection
     @Schema(name = "Me", requiredProperties = {"name", "roles", "types"})
     public record Me(String name, List<String> roles, @Schema(nullable = true) List<String> types) {
     }

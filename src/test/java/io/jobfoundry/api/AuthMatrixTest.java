@@ -40,6 +40,8 @@ class AuthMatrixTest {
     }
 
     private static final String ANY = "any token";
+    /** Served without a token (@PermitAll): for pages that hold no data, such as a redirect to the dashboard. */
+    private static final String PUBLIC = "no token needed";
 
     /**
      * API.md, "Authentication and authorization": the least role each call needs ({@link #ANY}:
@@ -92,7 +94,8 @@ class AuthMatrixTest {
         if (!missing.isEmpty()) {
             fail("endpoints without an access rule: " + missing + ". For each, put the least role API.md's role table"
                     + " gives it on the resource method (@RolesAllowed(Role.VIEWER_NAME) for a GET, PRODUCER_NAME,"
-                    + " WORKER_NAME or ADMIN_NAME, e.g. ADMIN_NAME for POST /v1/bulk; @Authenticated for every token),"
+                    + " WORKER_NAME or ADMIN_NAME, e.g. ADMIN_NAME for POST /v1/bulk; @Authenticated for every token, ANY"
+                    + " here; @PermitAll for a page with no data, PUBLIC here),"
                     + " reach jobs through CallerJobs.jobs() so the token's types apply, and add the same role here,"
                     + " e.g. Map.entry(\"GET /v1/jobs\", List.of(new Case(null, \"viewer\"))).");
         }
@@ -105,10 +108,12 @@ class AuthMatrixTest {
         for (String endpoint : servedEndpoints().keySet()) {
             for (Case rule : RULES.getOrDefault(endpoint, List.of())) {
                 String type = Api.type("mx");
-                expect(wrong, endpoint, rule, null, type, 401);
-                expect(wrong, endpoint, rule, "not-a-configured-token", type, 401);
+                int anonymous = rule.role().equals(PUBLIC) ? 0 : 401;
+                expect(wrong, endpoint, rule, null, type, anonymous);
+                expect(wrong, endpoint, rule, "not-a-configured-token", type, anonymous);
                 for (Map.Entry<String, Set<String>> token : ROLES.entrySet()) {
-                    boolean allowed = rule.role().equals(ANY) || token.getValue().contains(rule.role());
+                    boolean allowed = rule.role().equals(ANY) || rule.role().equals(PUBLIC)
+                            || token.getValue().contains(rule.role());
                     expect(wrong, endpoint, rule, token.getKey(), type, allowed ? 0 : 403);
                 }
             }
