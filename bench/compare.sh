@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs one workload — producers create no-op jobs while workers fetch and complete them — against
-# Jobfoundry (durability fsync, then os) and the job servers people would otherwise pick:
+# Jobfoundry (durability fsync, then os), Jobfoundry driven through its client libraries
+# (clients/java, clients/python: their worker runtimes and producer calls, as a user of them would
+# write it), and the job servers people would otherwise pick:
 # beanstalkd (binlog on), BullMQ on Redis (AOF, everysec) and graphile-worker on PostgreSQL, one
 # after the other on this machine, each alone while it runs. Writes target/bench/compare/
 # WORKLOAD/results.{jsonl,md,json,png}. Every server listens on 127.0.0.1 on a non-default port,
@@ -15,11 +17,13 @@
 #   WORKLOAD=bulk bench/compare.sh            # the same, in batches
 #   JOBS=2000 WARMUP=200 bench/compare.sh     # a quick check
 #   SYSTEMS="jobfoundry-os beanstalkd" bench/compare.sh
+#   SYSTEMS="jobfoundry-os jobfoundry-java jobfoundry-python" bench/compare.sh   # raw HTTP beside the libraries
 #
 # Settings (environment): WORKLOAD (single), JOBS (20000), WORKERS (16), PRODUCERS (4), TIMEOUT
 # (90 s per run, warm-up and measured run each), WARMUP (20000 jobs, not recorded), SYSTEMS (all
-# five), OUT (target/bench/compare/WORKLOAD), CLIENT (raw: the bench's HTTP/1.1 client; jdk:
-# java.net.http).
+# seven), OUT (target/bench/compare/WORKLOAD), CLIENT (raw: the bench's HTTP/1.1 client; jdk:
+# java.net.http) for the jobfoundry-fsync and -os rows, LIBRARY_DURABILITY (os: the durability of
+# the service the jobfoundry-java and jobfoundry-python rows run against).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -31,15 +35,20 @@ WORKERS=${WORKERS:-16}
 PRODUCERS=${PRODUCERS:-4}
 TIMEOUT=${TIMEOUT:-90}
 WARMUP=${WARMUP:-20000}
-SYSTEMS=${SYSTEMS:-"jobfoundry-fsync jobfoundry-os beanstalkd bullmq graphile-worker"}
+ALL_SYSTEMS="jobfoundry-fsync jobfoundry-os jobfoundry-java jobfoundry-python beanstalkd bullmq graphile-worker"
+SYSTEMS=${SYSTEMS:-$ALL_SYSTEMS}
 OUT=${OUT:-target/bench/compare/$WORKLOAD}
 CLIENT=${CLIENT:-raw}
+LIBRARY_DURABILITY=${LIBRARY_DURABILITY:-os}
+case $LIBRARY_DURABILITY in fsync | os) ;; *) echo "LIBRARY_DURABILITY: fsync | os, not $LIBRARY_DURABILITY" >&2; exit 2 ;; esac
 
 BENCH_WORK=$(mktemp -d /tmp/jobfoundry-compare.XXXXXX)
 chmod 755 "$BENCH_WORK" # PostgreSQL runs as its own user and must reach its data folder
 trap cleanup EXIT
 mkdir -p "$OUT/logs"
 rm -f "$OUT/results.jsonl"
+
+wants() { [[ " $SYSTEMS " == *" $1 "* ]]; }
 
 install_peers() {
   local missing=()
@@ -72,18 +81,66 @@ run_compare() {
     --out "$OUT/results.jsonl" "$@" | tee -a "$OUT/logs/bench.log"
 }
 
+durability_of() {
+  case $1 in
+    fsync) echo '`fsync`: creations and finishes synced to disk before the answer, leases and heartbeats by the next sync (group commit; the WAL is synced with fdatasync before the answer)' ;;
+    os) echo '`os`: survives a crash of the process, not of the machine (SQLite synchronous=NORMAL, WAL)' ;;
+  esac
+}
+
 jobfoundry() {
   local mode=$1 port
   port=$(free_port 18180)
   start_jobfoundry "$mode" "$port" "$BENCH_WORK/jobfoundry-$mode" "$OUT/logs/jobfoundry-$mode.log"
-  local durability
-  case $mode in
-    fsync) durability='`fsync`: creations and finishes synced to disk before the answer, leases and heartbeats by the next sync (group commit; the WAL is synced with fdatasync before the answer)' ;;
-    os) durability='`os`: survives a crash of the process, not of the machine (SQLite synchronous=NORMAL, WAL)' ;;
-  esac
-  run_compare jobfoundry "Jobfoundry ($mode)" "$(jobfoundry_version)" "$durability" "$JOBFOUNDRY_PID" \
+  run_compare jobfoundry "Jobfoundry ($mode)" "$(jobfoundry_version)" "$(durability_of "$mode")" "$JOBFOUNDRY_PID" \
     --url "$JOBFOUNDRY_URL" --client "$CLIENT"
   stop_pid "$JOBFOUNDRY_PID"
+}
+
+# Jobfoundry through a client library ($1: java or python), in durability LIBRARY_DURABILITY: the
+# library's own worker runtime and producer calls, in a worker and a producer process of their own.
+jobfoundry_library() {
+  local lang=$1 mode=$LIBRARY_DURABILITY port
+  port=$(free_port 18180)
+  start_jobfoundry "$mode" "$port" "$BENCH_WORK/jobfoundry-$lang" "$OUT/logs/jobfoundry-$lang.log"
+  case $lang in
+    java) run_compare jobfoundry-java "Jobfoundry ($mode), Java client" "$(jobfoundry_version); $(client_version clients/java)" \
+      "$(durability_of "$mode")" "$JOBFOUNDRY_PID" --url "$JOBFOUNDRY_URL" --classpath "$JAVA_CLIENT_CP" ;;
+    python) run_compare jobfoundry-python "Jobfoundry ($mode), Python client" "$(jobfoundry_version); $(client_version clients/python)" \
+      "$(durability_of "$mode")" "$JOBFOUNDRY_PID" --url "$JOBFOUNDRY_URL" --python-client clients/python ;;
+  esac
+  stop_pid "$JOBFOUNDRY_PID"
+}
+
+# Builds clients/java and its compare driver (clients/java/bench/compare) in one Maven reactor, so that the row
+# runs this tree's client jar, not one installed in ~/.m2; sets JAVA_CLIENT_CP.
+build_java_client() {
+  log "building the Java client library and its compare driver (clients/java, clients/java/bench/compare)"
+  mvn_quiet -f clients/java/bench/compare/reactor.xml -pl :jobfoundry-client-compare-driver -am package -DskipTests \
+    dependency:build-classpath -Dmdep.outputFile=target/classpath.txt \
+    || die "the Java client library (clients/java) or its compare driver (clients/java/bench/compare) did not build"
+  local jar driver=clients/java/bench/compare/target/classes/io/jobfoundry/client/bench/CompareDriver.class
+  jar=$(find clients/java/target -maxdepth 1 -name 'jobfoundry-client-*.jar' 2>/dev/null | head -1 || true)
+  [ -n "$jar" ] && [ -f "$driver" ] && [ -s clients/java/bench/compare/target/classpath.txt ] \
+    || die "the Java client library is not built: no clients/java/target/jobfoundry-client-*.jar, $driver or clients/java/bench/compare/target/classpath.txt"
+  grep -q "$(basename "$jar")" clients/java/bench/compare/target/classpath.txt \
+    || die "clients/java/bench/compare/target/classpath.txt does not name $jar: the row would not run this tree's client"
+  JAVA_CLIENT_CP="$PWD/clients/java/bench/compare/target/classes:$(cat clients/java/bench/compare/target/classpath.txt)"
+}
+
+# The Python client needs nothing built, only Python 3.9+ able to import it from clients/python.
+check_python_client() {
+  command -v python3 >/dev/null || die "python3 is not installed: the jobfoundry-python row needs Python 3.9+"
+  PYTHONPATH=clients/python python3 -c 'import sys, jobfoundry; assert sys.version_info >= (3, 9), sys.version' \
+    || die "the Python client library (clients/python) cannot be imported by $(python3 --version 2>&1)"
+}
+
+# The client library's folder ($1) and the commit it is at, +changes if it differs from it.
+client_version() {
+  local commit
+  commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git diff --quiet HEAD -- "$1" 2>/dev/null || commit="$commit+changes"
+  echo "$1 ($commit)"
 }
 
 jobfoundry_version() {
@@ -148,17 +205,24 @@ graphile_run() {
 
 npm_version() { node -p "require('./bench/node/node_modules/$1/package.json').version"; }
 
+for system in $SYSTEMS; do
+  [[ " $ALL_SYSTEMS " == *" $system "* ]] || die "unknown system $system ($ALL_SYSTEMS)"
+done
 install_peers
 build_jar_and_bench "$OUT/classpath.txt"
+if wants jobfoundry-java; then build_java_client; fi
+if wants jobfoundry-python; then check_python_client; fi
 log "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) before the runs"
 for system in $SYSTEMS; do
   case $system in
     jobfoundry-fsync) jobfoundry fsync ;;
     jobfoundry-os) jobfoundry os ;;
+    jobfoundry-java) jobfoundry_library java ;;
+    jobfoundry-python) jobfoundry_library python ;;
     beanstalkd) beanstalkd_run ;;
     bullmq) bullmq_run ;;
     graphile-worker) graphile_run ;;
-    *) die "unknown system $system (jobfoundry-fsync jobfoundry-os beanstalkd bullmq graphile-worker)" ;;
+    *) die "unknown system $system ($ALL_SYSTEMS)" ;;
   esac
 done
 bench_java report "$OUT"

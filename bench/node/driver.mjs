@@ -1,5 +1,5 @@
 // What the Node drivers share: arguments, the clock, the bound on every run, and the one JSON
-// line each process prints for the Java side (io.jobfoundry.bench.compare.NodeWorkload).
+// line each process prints for the Java side (io.jobfoundry.bench.compare.DriverWorkload).
 //
 // Times are process.hrtime.bigint(): CLOCK_MONOTONIC, the clock Java's System.nanoTime() reads
 // on Linux, so the producer's and the worker's stamps can be compared across processes.

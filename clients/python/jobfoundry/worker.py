@@ -195,7 +195,8 @@ class Worker:
                 time.sleep(RetryPolicy().delay(failures))
                 continue
             self._in_accept = False
-            self._release(free - len(jobs))
+            if len(jobs) < free:  # an accept that came back full frees nothing: _release(0) would add a slot
+                self._release(free - len(jobs))
             if jobs:
                 self._counters.add(accept_calls=1)
                 self._counters.most("largest_accept", len(jobs))

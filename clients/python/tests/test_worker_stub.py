@@ -60,6 +60,44 @@ class WorkerStubTest(unittest.TestCase):
             self.assertEqual((1, 1, 4, 5), (stats.finish_calls, stats.finish_batches, stats.largest_finish_batch,
                                             stats.largest_accept))
 
+    def test_accepts_that_come_back_full_never_raise_the_concurrency(self):
+        # Every accept brings as many jobs as it asked for: the worker must then ask again only for the slots its
+        # handlers free, and never run more than `concurrency` handlers at once.
+        lock = threading.Lock()
+        state = {"served": 0, "running": 0, "peak": 0}
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                with lock:
+                    n = min(r.json()["max"], 40 - state["served"])
+                    ids = [f"j{state['served'] + i}" for i in range(n)]
+                    state["served"] += n
+                return (200, leased("t", *ids), NO_HEADERS) if ids else idle()
+            if r.path in ("/v1/finish", "/v1/heartbeat"):
+                return 200, results(r.json()), NO_HEADERS
+            return 200, job("t", "x", "running"), NO_HEADERS
+
+        def handler(ctx):
+            with lock:
+                state["running"] += 1
+                state["peak"] = max(state["peak"], state["running"])
+            threading.Event().wait(0.01)
+            with lock:
+                state["running"] -= 1
+            return None
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, handler, ["t"], concurrency=2, accept_wait=0.1).start()
+            await_true(lambda: worker.stats().succeeded == 40, 20, "forty finished")
+            self.assertTrue(worker.shutdown(5))
+
+            asked = [a.json()["max"] for a in stub.paths("/v1/accept")]
+            self.assertLessEqual(max(asked), 2, f"accepts asked for more than the free slots: {asked}")
+            self.assertLessEqual(state["peak"], 2, "more handlers ran at once than the concurrency")
+            self.assertLessEqual(worker.stats().largest_accept, 2)
+
     def test_a_halt_in_a_batch_heartbeat_interrupts_that_handler_only_and_it_is_never_finished(self):
         accepts = []
         b_started = threading.Event()

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.util.RawValue;
 import io.jobfoundry.jobs.model.Job;
+import java.util.List;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -16,10 +17,10 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "Job", description = "A job. Every member is always present, null where unset; times are RFC 3339 UTC.",
         requiredProperties = {"type", "id", "state", "result", "data", "group", "priority", "scheduledAt", "createdAt",
             "updatedAt", "startedAt", "finishedAt", "repeat", "attempt", "maxAttempts", "lastError", "resubmit",
-            "worker"})
+            "worker", "history"})
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"type", "id", "state", "result", "data", "group", "priority", "scheduledAt", "createdAt",
-    "updatedAt", "startedAt", "finishedAt", "repeat", "attempt", "maxAttempts", "lastError", "resubmit", "worker"})
+    "updatedAt", "startedAt", "finishedAt", "repeat", "attempt", "maxAttempts", "lastError", "resubmit", "worker", "history"})
 public record JobDto(
         @Schema(pattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", examples = "email") String type,
         @Schema(minLength = 1, maxLength = 256, examples = "welcome-42") String id,
@@ -45,7 +46,9 @@ public record JobDto(
         @Schema(type = SchemaType.STRING, nullable = true) String lastError,
         @Schema(description = "the job runs again when its processor finishes") boolean resubmit,
         @Schema(type = SchemaType.STRING, nullable = true, description = "the worker label of the last accept")
-        String worker) {
+        String worker,
+        @Schema(description = "the most recent attempts across the job's runs, oldest first (at most 20)")
+        List<AttemptDto> history) {
 
     static JobDto of(Job job) {
         return new JobDto(job.type(), job.id(), job.state().wireName(),
@@ -54,6 +57,6 @@ public record JobDto(
                 job.priority().wireName(), WireTimes.format(job.scheduledAt()), WireTimes.format(job.createdAt()),
                 WireTimes.format(job.updatedAt()), WireTimes.format(job.startedAt()),
                 WireTimes.format(job.finishedAt()), job.repeat(), job.attempt(), job.maxAttempts(), job.lastError(),
-                job.resubmit(), job.worker());
+                job.resubmit(), job.worker(), AttemptDto.of(job.history()));
     }
 }

@@ -191,13 +191,8 @@ public class JobsResource {
     public JobListDto list(@PathParam("type") String type, @QueryParam("state") String state,
             @QueryParam("result") String result, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
             @Context UriInfo uri) {
-        // Read from UriInfo: @QueryParam turns "group=" into null, which would mean "any group".
-        String group = uri.getQueryParameters().containsKey("group")
-                ? uri.getQueryParameters().getFirst("group") : null;
-        JobState filter = state == null ? null : JobBodies.state("state", state);
-        int size = QueryParams.integer("limit", limit, 1, 1000, config.defaultPageSize());
-        return JobListDto.of(jobs.jobs().list(type, filter, result == null ? null : JobBodies.result("result", result),
-                group, size, cursor));
+        ListQuery query = ListQuery.of(state, result, limit, uri, config);
+        return JobListDto.of(jobs.jobs().list(type, query.state(), query.result(), query.group(), query.limit(), cursor));
     }
 
     @Operation(operationId = "patchJob", summary = "Change a job's members",

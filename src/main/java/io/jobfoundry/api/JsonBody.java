@@ -233,6 +233,15 @@ final class JsonBody {
         return Optional.of(Duration.ofMillis(millis.longValueExact()));
     }
 
+    /** {@link #seconds}, or {@code null} given for the member (which {@link Change#to} carries). */
+    Change<Duration> secondsOrNull(String name, Duration least, Duration max) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Change.keep();
+        }
+        return node.isNull() ? Change.to(null) : Change.to(seconds(name, least, max).orElseThrow());
+    }
+
     /** A time (RFC 3339 text, Bedrock text, or whole seconds since the epoch); {@code null} is refused. */
     Optional<Instant> time(String name) {
         JsonNode node = object.get(name);

@@ -1,6 +1,7 @@
 package io.jobfoundry.api;
 
 import io.jobfoundry.auth.Role;
+import io.jobfoundry.jobs.model.Retention;
 import io.jobfoundry.jobs.model.TypeSettings;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -9,14 +10,18 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -28,10 +33,12 @@ public class TypesResource {
 
     private final CallerJobs jobs;
     private final RequestBodies bodies;
+    private final ApiConfig config;
 
-    TypesResource(CallerJobs jobs, RequestBodies bodies) {
+    TypesResource(CallerJobs jobs, RequestBodies bodies, ApiConfig config) {
         this.jobs = jobs;
         this.bodies = bodies;
+        this.config = config;
     }
 
     @Operation(operationId = "listTypes", summary = "Every type, with its settings and counts, in name order")
@@ -80,7 +87,7 @@ public class TypesResource {
     public TypeDto configure(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             byte[] body) {
         JsonBody request = bodies.read(contentType, body)
-                .allow("activityTimeout", "maxAttempts", "priorityScheme", "backoff");
+                .allow("activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention");
         List<Integer> scheme = request.integers("priorityScheme", 0, 1000).orElse(null);
         if (scheme != null && scheme.size() != 2) {
             throw new InvalidInputException("priorityScheme", "priorityScheme is [high, low], e.g. [2, 1]");
@@ -92,6 +99,11 @@ public class TypesResource {
         var maxAttempts = request.integer("maxAttempts", 1, TypeSettings.MAX_ATTEMPTS_LIMIT);
         var base = backoff.seconds("base", Duration.ZERO, TypeSettings.LONGEST);
         var max = backoff.seconds("max", Duration.ZERO, TypeSettings.LONGEST);
+        JsonBody retention = request.object("retention").map(r -> r.allow("succeeded", "failed", "cancelled"))
+                .orElse(JsonBody.empty());
+        var succeeded = retention.secondsOrNull("succeeded", Duration.ZERO, Retention.LONGEST);
+        var failed = retention.secondsOrNull("failed", Duration.ZERO, Retention.LONGEST);
+        var cancelled = retention.secondsOrNull("cancelled", Duration.ZERO, Retention.LONGEST);
         // Read and write in one transaction: concurrent partial PUTs cannot undo each other.
         return TypeDto.of(jobs.jobs().configureType(type, current -> new TypeSettings(
                 activityTimeout.orElse(current.activityTimeout()),
@@ -99,7 +111,34 @@ public class TypesResource {
                 scheme == null ? current.highRun() : scheme.get(0),
                 scheme == null ? current.lowRun() : scheme.get(1),
                 base.orElse(current.backoffBase()),
-                max.orElse(current.backoffMax()))));
+                max.orElse(current.backoffMax()),
+                new Retention(succeeded.orElse(current.retention().succeeded()),
+                        failed.orElse(current.retention().failed()),
+                        cancelled.orElse(current.retention().cancelled())))));
+    }
+
+    @Operation(operationId = "listGroups", summary = "A type's fairness groups with their counts",
+            description = "Groups with pending or running jobs, in name order, one page at a time: pass the next "
+                    + "of a page as cursor until it is null. Counts come from counters kept with every move, "
+                    + "never from a scan of the jobs.")
+    @Tag(name = "Types")
+    @Parameter(name = "limit", in = ParameterIn.QUERY, description = "the most groups on a page",
+            schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1000", defaultValue = "100"))
+    @Parameter(name = "cursor", in = ParameterIn.QUERY, description = "the next of the previous page (opaque)",
+            schema = @Schema(type = SchemaType.STRING))
+    @APIResponse(responseCode = "200", description = "A page of groups",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = GroupListDto.class)))
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "TypeNotFound")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.VIEWER_NAME)
+    @GET
+    @Path("{type}/groups")
+    public GroupListDto groups(@PathParam("type") String type, @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
+        int size = QueryParams.integer("limit", limit, 1, 1000, config.defaultPageSize());
+        return GroupListDto.of(jobs.jobs().groups(type, size, cursor).orElseThrow(() -> new TypeNotFoundException(type)));
     }
 
     @Operation(operationId = "pauseType", summary = "Pause a type: accepts hand out none of its jobs",

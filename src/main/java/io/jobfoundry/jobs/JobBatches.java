@@ -15,6 +15,7 @@ import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.records.Adds;
 import io.jobfoundry.jobs.records.Processing;
 import io.jobfoundry.jobs.records.Runs;
+import io.jobfoundry.jobs.records.Texts;
 import io.jobfoundry.jobs.records.Step;
 import io.jobfoundry.jobs.records.Times;
 import io.jobfoundry.jobs.records.Tokens;
@@ -106,7 +107,7 @@ public final class JobBatches {
         List<Processing.Finish> finishes = new ArrayList<>(items.size());
         for (FinishItem item : items) {
             finishes.add(new Processing.Finish(item.type(), item.id(), item.lease(), item.succeeded(), item.data(),
-                    item.error() == null ? null : Runs.truncate(item.error(), Runs.MAX_ERROR_LENGTH), now,
+                    item.error() == null ? null : Texts.truncate(item.error(), Runs.MAX_ERROR_LENGTH), now,
                     Tokens.next(), ThreadLocalRandom.current().nextDouble()));
         }
         return runner.runAsync(tx -> {

@@ -8,12 +8,16 @@ import io.jobfoundry.jobs.context.EngineContext;
 import io.jobfoundry.jobs.context.EngineOptions;
 import io.jobfoundry.jobs.context.JobObserver;
 import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.BulkAction;
+import io.jobfoundry.jobs.model.BulkResult;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.Counts;
+import io.jobfoundry.jobs.model.GroupPage;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobFilter;
 import io.jobfoundry.jobs.model.JobPage;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
@@ -23,10 +27,12 @@ import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Adds;
 import io.jobfoundry.jobs.records.Edits;
+import io.jobfoundry.jobs.records.Groups;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.jobs.records.Listing;
 import io.jobfoundry.jobs.records.Processing;
 import io.jobfoundry.jobs.records.Runs;
+import io.jobfoundry.jobs.records.Texts;
 import io.jobfoundry.jobs.records.Times;
 import io.jobfoundry.jobs.records.Tokens;
 import io.jobfoundry.jobs.records.TypeCounts;
@@ -42,6 +48,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
@@ -67,6 +74,7 @@ public final class JobEngine {
     private final Accepting accepting;
     private final Waiters waiters;
     private final JobBatches batches;
+    private final JobsAcrossTypes acrossTypes;
 
     /**
      * @param accepting the accept path, shared with whatever serves blocked accepts
@@ -79,6 +87,7 @@ public final class JobEngine {
         this.accepting = accepting;
         this.waiters = waiters;
         this.batches = new JobBatches(context, options);
+        this.acrossTypes = new JobsAcrossTypes(context);
     }
 
     /** An engine with nobody blocked in accept to hand jobs to (tools, tests, benchmarks). */
@@ -190,6 +199,26 @@ public final class JobEngine {
         return runner.run(tx -> Listing.page(tx, type, state, result, group, limit, after));
     }
 
+    /** {@link #listAll(JobFilter, Predicate, int, String)} over every type the filter covers. */
+    public JobPage listAll(JobFilter filter, int limit, String cursor) {
+        return acrossTypes.list(filter, type -> true, limit, cursor);
+    }
+
+    /** Jobs of the types {@code filter} and {@code scope} (those the caller may see) cover ({@link JobsAcrossTypes}). */
+    public JobPage listAll(JobFilter filter, Predicate<String> scope, int limit, String cursor) {
+        return acrossTypes.list(filter, scope, limit, cursor);
+    }
+
+    /** {@link #bulk(BulkAction, JobFilter, Predicate, int)} over every type the filter covers. */
+    public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
+        return acrossTypes.bulk(action, filter, type -> true, limit);
+    }
+
+    /** Cancels, retries or removes what {@code filter} and {@code scope} match, a page per transaction. */
+    public BulkResult bulk(BulkAction action, JobFilter filter, Predicate<String> scope, int limit) {
+        return acrossTypes.bulk(action, filter, scope, limit);
+    }
+
     /**
      * Changes {@code priority}, {@code repeat} and {@code maxAttempts} of any job; {@code scheduledAt},
      * {@code data} and {@code group} only of a pending one.
@@ -286,7 +315,7 @@ public final class JobEngine {
         ValidChanges.checkData(type, id, data, options.maxDataBytes());
         long now = context.now();
         Processing.Finish finish = new Processing.Finish(type, id, lease, succeeded, data,
-                error == null ? null : Runs.truncate(error, Runs.MAX_ERROR_LENGTH), now, Tokens.next(),
+                error == null ? null : Texts.truncate(error, Runs.MAX_ERROR_LENGTH), now, Tokens.next(),
                 ThreadLocalRandom.current().nextDouble());
         return runner.runAsync(tx -> Processing.finish(tx, finish), Sync.ON_COMMIT).thenApply(done -> {
             Runs.logSeriesEnd(type, id, done.seriesEnd());
@@ -313,13 +342,15 @@ public final class JobEngine {
      */
     public TypeInfo configureType(String type, UnaryOperator<TypeSettings> change) {
         TypeNames.checkType(type);
+        long now = context.now();
         return runner.run(tx -> {
             TypeSettings current = TypeRegistry.find(tx, type);
             TypeSettings settings = change.apply(current == null ? TypeSettings.DEFAULT : current);
             TypeRegistry.put(tx, type, settings);
             // Snapshot: every job transition adds to these counters; a conflicting read of them
             // would fail this write under any traffic on the type (FDB), for figures only shown.
-            return new TypeInfo(type, settings, TypeCounts.of(tx.snapshot(), type), TypeRegistry.lookup(tx, type).paused());
+            return new TypeInfo(type, settings, TypeCounts.of(tx.snapshot(), type), TypeRegistry.lookup(tx, type).paused(),
+                    TypeCounts.oldestDueAt(tx.snapshot(), type, now));
         });
     }
 
@@ -330,12 +361,14 @@ public final class JobEngine {
      */
     public TypeInfo pause(String type, boolean paused) {
         TypeNames.checkType(type);
+        long now = context.now();
         TypeInfo info = runner.run(tx -> {
-            TypeRegistry.Registered now = TypeRegistry.setPaused(tx, type, paused);
+            TypeRegistry.Registered registered = TypeRegistry.setPaused(tx, type, paused);
             if (!paused) {
                 JobRecord.announceReady(tx, type);
             }
-            return new TypeInfo(type, now.settings(), TypeCounts.of(tx.snapshot(), type), paused);
+            return new TypeInfo(type, registered.settings(), TypeCounts.of(tx.snapshot(), type), paused,
+                    TypeCounts.oldestDueAt(tx.snapshot(), type, now));
         });
         LOG.infof("type %s %s", type, paused ? "paused: accepts hand out none of its jobs" : "resumed");
         return info;
@@ -343,11 +376,29 @@ public final class JobEngine {
 
     public Optional<TypeInfo> type(String type) {
         TypeNames.checkType(type);
+        long now = context.now();
         return Optional.ofNullable(runner.run(tx -> {
             TypeRegistry.Registered registered = TypeRegistry.lookup(tx, type);
             return registered == null ? null
-                    : new TypeInfo(type, registered.settings(), TypeCounts.of(tx, type), registered.paused());
+                    : new TypeInfo(type, registered.settings(), TypeCounts.of(tx, type), registered.paused(),
+                            TypeCounts.oldestDueAt(tx, type, now));
         }));
+    }
+
+    /**
+     * The fairness groups of a type that have pending or running jobs, in name order, with their
+     * counts; empty if the type was never used. A page may hold fewer than {@code limit} groups
+     * while {@code next} is not null.
+     */
+    public Optional<GroupPage> groups(String type, int limit, String cursor) {
+        TypeNames.checkType(type);
+        if (limit < 1 || limit > 1000) {
+            throw new InvalidJobRequestException("limit", "limit must be within 1..1000");
+        }
+        String after = cursor == null ? null : Groups.decodeCursor(cursor);
+        return Optional.ofNullable(runner.run(tx -> TypeRegistry.lookup(tx, type) == null ? null
+                // A snapshot: every move of the type's jobs adds to these counters.
+                : Groups.page(tx.snapshot(), type, limit, after)));
     }
 
     /** The names of the types in use, without their counts: what a confined accept's globs resolve against. */
@@ -356,12 +407,14 @@ public final class JobEngine {
     }
 
     public List<TypeInfo> types() {
+        long now = context.now();
         return runner.run(tx -> {
             Map<String, Counts> counts = TypeCounts.ofEveryType(tx);
             List<TypeInfo> infos = new ArrayList<>();
             for (Map.Entry<String, TypeRegistry.Registered> entry : TypeRegistry.all(tx).entrySet()) {
-                infos.add(new TypeInfo(entry.getKey(), entry.getValue().settings(),
-                        counts.getOrDefault(entry.getKey(), Counts.NONE), entry.getValue().paused()));
+                String type = entry.getKey();
+                infos.add(new TypeInfo(type, entry.getValue().settings(), counts.getOrDefault(type, Counts.NONE),
+                        entry.getValue().paused(), TypeCounts.oldestDueAt(tx, type, now)));
             }
             return infos;
         });

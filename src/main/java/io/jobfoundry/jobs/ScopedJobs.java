@@ -2,19 +2,24 @@ package io.jobfoundry.jobs;
 
 import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.Added;
+import io.jobfoundry.jobs.model.BulkAction;
+import io.jobfoundry.jobs.model.BulkResult;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.FinishItem;
+import io.jobfoundry.jobs.model.GroupPage;
 import io.jobfoundry.jobs.model.HeartbeatItem;
 import io.jobfoundry.jobs.model.ItemResult;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobEvent;
+import io.jobfoundry.jobs.model.JobFilter;
 import io.jobfoundry.jobs.model.JobPage;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.model.NewJob;
 import io.jobfoundry.jobs.model.TypeInfo;
+import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeScope;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.waits.JobWaits;
@@ -36,7 +41,7 @@ import org.jboss.logging.Logger;
  * view, so a confined token is confined whichever resource it calls; the engine itself stays
  * unscoped for the monitors, tools and tests.
  *
- * <p>Destructive calls (remove, cancel, pause, resume, type changes) log one audit line under
+ * <p>Destructive calls (remove, cancel, bulk, pause, resume, type changes) log one audit line under
  * {@code jobfoundry.audit} with the caller's name, after they succeed. A view is made per request:
  * it holds four references and checks nothing more than a glob match when the token is confined.
  */
@@ -96,6 +101,30 @@ public final class ScopedJobs {
     public JobPage list(String type, JobState state, JobResult result, String group, int limit, String cursor) {
         scope.check(type);
         return engine.list(type, state, result, group, limit, cursor);
+    }
+
+    /**
+     * Jobs across the types {@code filter} covers that this caller may see: a type glob is
+     * narrowed to the scope, an exact type outside it is refused.
+     */
+    public JobPage listAll(JobFilter filter, int limit, String cursor) {
+        checkNamed(filter);
+        return engine.listAll(filter, scope::permits, limit, cursor);
+    }
+
+    /** A bulk action on the matching jobs of the types this caller may use (as {@link #listAll}). */
+    public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
+        checkNamed(filter);
+        BulkResult result = engine.bulk(action, filter, scope::permits, limit);
+        AUDIT.infof("%s ran bulk %s on type %s: %d matched, %d changed", caller, action.wireName(),
+                filter.types() == null ? "*" : filter.types(), result.matched(), result.changed());
+        return result;
+    }
+
+    private void checkNamed(JobFilter filter) {
+        if (filter.types() != null && !TypeNames.isGlob(filter.types())) {
+            scope.check(filter.types());
+        }
     }
 
     public Job patch(String type, String id, JobChanges changes) {
@@ -166,6 +195,12 @@ public final class ScopedJobs {
     public Optional<TypeInfo> type(String type) {
         scope.check(type);
         return engine.type(type);
+    }
+
+    /** @see JobEngine#groups */
+    public Optional<GroupPage> groups(String type, int limit, String cursor) {
+        scope.check(type);
+        return engine.groups(type, limit, cursor);
     }
 
     /** The types this caller may see, with their counts; the others are left out, not refused. */

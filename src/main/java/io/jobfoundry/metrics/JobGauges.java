@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +20,8 @@ import org.jboss.logging.Logger;
  * the jobs. A scrape refreshes them at most once per {@code maxAge}; a type's gauges appear at the
  * first refresh that sees it. {@code jobfoundry.job.types}, the number of types, is there from the
  * start, so that a scrape refreshes even when no type had gauges yet (a new store).
+ * {@code jobfoundry.jobs.latency{type}} (seconds) is Sidekiq's queue latency: how long the
+ * longest-waiting due job has waited, from the first key of the type's pending index.
  */
 public final class JobGauges implements MeterBinder {
 
@@ -31,6 +34,8 @@ public final class JobGauges implements MeterBinder {
     private final Duration maxAge;
     private final Map<String, Counts> counts = new ConcurrentHashMap<>();
     private final Set<String> paused = ConcurrentHashMap.newKeySet();
+    /** Each type's oldest due time; absent while none is due. */
+    private final Map<String, Instant> oldestDue = new ConcurrentHashMap<>();
     private final Set<String> registered = ConcurrentHashMap.newKeySet();
     private volatile MeterRegistry registry;
     private volatile long refreshedAt;
@@ -59,6 +64,11 @@ public final class JobGauges implements MeterBinder {
         try {
             for (TypeInfo type : engine.types()) {
                 counts.put(type.type(), type.counts());
+                if (type.oldestDueAt() == null) {
+                    oldestDue.remove(type.type());
+                } else {
+                    oldestDue.put(type.type(), type.oldestDueAt());
+                }
                 if (type.paused()) {
                     paused.add(type.type());
                 } else {
@@ -83,6 +93,20 @@ public final class JobGauges implements MeterBinder {
             return paused.contains(type) ? 1 : 0;
         }).description("1 while the type is paused (accepts hand out none of its jobs), else 0")
                 .tags("type", type).register(registry);
+        Gauge.builder("jobfoundry.jobs.latency", () -> latencySeconds(type))
+                .description("How long the type's longest-waiting due job has waited: now minus its due time; 0 when none is due")
+                .baseUnit("seconds").tags("type", type).register(registry);
+    }
+
+    /** Computed at each scrape from the last refresh's oldest due time, so it grows between refreshes as the wait does. */
+    private double latencySeconds(String type) {
+        refreshIfStale();
+        Instant due = oldestDue.get(type);
+        if (due == null) {
+            return 0;
+        }
+        Duration waited = Duration.between(due, engine.context().clock().instant());
+        return waited.isNegative() ? 0 : waited.toNanos() / 1e9;
     }
 
     private void refreshIfStale() {

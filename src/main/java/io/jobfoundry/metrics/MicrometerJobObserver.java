@@ -45,6 +45,7 @@ public final class MicrometerJobObserver implements JobObserver {
         final Counter succeeded;
         final Counter failed;
         final Counter requeued;
+        final Counter expired;
         final Timer waited;
         final Timer ranSucceeded;
         final Timer ranFailed;
@@ -56,6 +57,9 @@ public final class MicrometerJobObserver implements JobObserver {
             failed = finished(type, "failed");
             requeued = Counter.builder("jobfoundry.jobs.requeued")
                     .description("Running jobs taken back because their processor went quiet (retried, or ended when out of attempts)")
+                    .tag("type", type).register(registry);
+            expired = Counter.builder("jobfoundry.jobs.expired")
+                    .description("Finished jobs removed by retention once their type's time to keep them was up")
                     .tag("type", type).register(registry);
             waited = Timer.builder("jobfoundry.jobs.wait")
                     .description("From a job's due time (or its creation, if later) to its start by a worker")
@@ -97,6 +101,11 @@ public final class MicrometerJobObserver implements JobObserver {
     @Override
     public void requeued(String type, int jobs) {
         of(type).requeued.increment(jobs);
+    }
+
+    @Override
+    public void expired(String type, int jobs) {
+        of(type).expired.increment(jobs);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.jobfoundry.monitors;
 import io.jobfoundry.DaemonThreads;
 import io.jobfoundry.jobs.background.ActivityMonitor;
 import io.jobfoundry.jobs.background.DueTimer;
+import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.jobs.background.OutcomeRetention;
 import io.jobfoundry.service.GracefulShutdown;
 import io.jobfoundry.service.JobfoundryConfig;
@@ -38,22 +39,24 @@ public class Monitors {
     private final ActivityMonitor activity;
     private final DueTimer dueTimer;
     private final OutcomeRetention retention;
+    private final JobCleaner cleaner;
     private final JobfoundryConfig config;
     /** True once a shutdown began: background work stands down before the store closes. */
     private final BooleanSupplier draining;
     private ScheduledExecutorService activityThread;
 
     @Inject
-    Monitors(ActivityMonitor activity, DueTimer dueTimer, OutcomeRetention retention, JobfoundryConfig config,
-            GracefulShutdown shutdown) {
-        this(activity, dueTimer, retention, config, shutdown::draining);
+    Monitors(ActivityMonitor activity, DueTimer dueTimer, OutcomeRetention retention, JobCleaner cleaner,
+            JobfoundryConfig config, GracefulShutdown shutdown) {
+        this(activity, dueTimer, retention, cleaner, config, shutdown::draining);
     }
 
-    Monitors(ActivityMonitor activity, DueTimer dueTimer, OutcomeRetention retention, JobfoundryConfig config,
-            BooleanSupplier draining) {
+    Monitors(ActivityMonitor activity, DueTimer dueTimer, OutcomeRetention retention, JobCleaner cleaner,
+            JobfoundryConfig config, BooleanSupplier draining) {
         this.activity = activity;
         this.dueTimer = dueTimer;
         this.retention = retention;
+        this.cleaner = cleaner;
         this.config = config;
         this.draining = draining;
     }
@@ -101,6 +104,16 @@ public class Monitors {
     void retention() {
         // A long run is many transactions: a shutdown stops it between two, not when the store closes.
         retention.runOnce(draining);
+    }
+
+    /** Removes finished jobs past their type's retention, with one line per type at DEBUG (the counter is the record). */
+    @Scheduled(identity = "job-cleaner", every = "${jobfoundry.monitor.retention-interval:5s}",
+            delayed = "${jobfoundry.monitor.retention-interval:5s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Disabled.class)
+    void cleaner() {
+        for (Map.Entry<String, Integer> removed : cleaner.runOnce(draining).entrySet()) {
+            LOG.debugf("retention: removed %d finished job(s) of type %s", removed.getValue(), removed.getKey());
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import io.jobfoundry.jobs.accept.Accepting;
 import io.jobfoundry.jobs.background.ActivityMonitor;
 import io.jobfoundry.jobs.background.DueTimer;
 import io.jobfoundry.jobs.background.DueWaker;
+import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.jobs.background.OutcomeRetention;
 import io.jobfoundry.jobs.context.EngineContext;
 import io.jobfoundry.jobs.context.EngineOptions;
@@ -127,5 +128,11 @@ public class EngineProducer {
     @Singleton
     OutcomeRetention outcomeRetention(EngineContext context) {
         return new OutcomeRetention(context);
+    }
+
+    @Produces
+    @Singleton
+    JobCleaner jobCleaner(EngineContext context) {
+        return new JobCleaner(context);
     }
 }

@@ -92,6 +92,14 @@ public interface JobfoundryConfig {
         @WithDefault("1s")
         Duration dueInterval();
 
+        /**
+         * How often finished jobs past their type's retention are removed (so a retention of 0
+         * removes a job within this of its finish). Read by the scheduler as
+         * {@code jobfoundry.monitor.retention-interval}.
+         */
+        @WithDefault("5s")
+        Duration retentionInterval();
+
         /** Whether the monitors run; tests switch them off and drive {@code runOnce()} themselves. */
         @WithDefault("true")
         @WithConverter(StrictBoolean.class)

@@ -71,7 +71,10 @@ class AuthMatrixTest {
             Map.entry("POST /v1/types/{type}/pause", List.of(new Case(null, "admin"))),
             Map.entry("POST /v1/types/{type}/resume", List.of(new Case(null, "admin"))),
             Map.entry("POST /v1/repeat/preview", List.of(new Case("{}", "viewer"))),
-            Map.entry("GET /v1/me", List.of(new Case(null, ANY))));
+            Map.entry("GET /v1/me", List.of(new Case(null, ANY))),
+            Map.entry("GET /v1/jobs", List.of(new Case(null, "viewer"))),
+            Map.entry("POST /v1/bulk", List.of(new Case("{}", "admin"))),
+            Map.entry("GET /v1/types/{type}/groups", List.of(new Case(null, "viewer"))));
 
     /** The effective roles of each configured token, and its secret. */
     private static final Map<String, Set<String>> ROLES = Map.of(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.metrics.JobGauges;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -27,6 +28,9 @@ class MetricsTest {
 
     @Inject
     JobGauges gauges;
+
+    @Inject
+    JobCleaner cleaner;
 
     @Test
     void jobsMovingThroughTheQueueShowInCountersHistogramsAndGauges() {
@@ -82,6 +86,25 @@ class MetricsTest {
         activityMonitor.runOnce();
 
         assertEquals(1.0, value(scrape(), "jobfoundry_jobs_requeued_total", "type=\"" + type + "\""), 0.0);
+    }
+
+    @Test
+    void retentionRemovalsAreCountedAndTheOldestWaitIsAGauge() {
+        String type = Api.type("metrics-kept");
+        json("{\"retention\":{\"succeeded\":60}}").put("/v1/types/{type}", type).then().statusCode(200);
+        Api.put(type, "done", "{}").statusCode(201);
+        Api.finish(type, "done", Api.succeeded(Api.acceptOne(type))).statusCode(200);
+        Api.put(type, "waiting", "{}").statusCode(201);
+        clock.advance(Duration.ofSeconds(61));
+        cleaner.runOnce();
+        gauges.refresh();
+
+        String metrics = scrape();
+        Api.get(type, "done").statusCode(404);
+        assertEquals(1.0, value(metrics, "jobfoundry_jobs_expired_total", "type=\"" + type + "\""), 0.0);
+        assertEquals(0.0, value(metrics, "jobfoundry_jobs", "state=\"succeeded\"", "type=\"" + type + "\""), 0.0);
+        assertEquals(61.0, value(metrics, "jobfoundry_jobs_latency_seconds", "type=\"" + type + "\""), 1.0,
+                "now minus the due time of the job waiting since before the clock moved");
     }
 
     private static String scrape() {

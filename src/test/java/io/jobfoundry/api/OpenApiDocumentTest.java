@@ -56,6 +56,8 @@ class OpenApiDocumentTest {
     private static final Map<String, Set<Integer>> ERRORS = Map.ofEntries(
             Map.entry("POST /v1/jobs/{type}", Set.of(400, 413, 415, 503)),
             Map.entry("GET /v1/jobs/{type}", Set.of(400, 503)),
+            Map.entry("GET /v1/jobs", Set.of(400, 503)),
+            Map.entry("POST /v1/bulk", Set.of(400, 413, 415, 503)),
             Map.entry("PUT /v1/jobs/{type}/{id}", Set.of(400, 413, 415, 503)),
             Map.entry("GET /v1/jobs/{type}/{id}", Set.of(400, 404, 503)),
             Map.entry("PATCH /v1/jobs/{type}/{id}", Set.of(400, 404, 409, 413, 415, 503)),
@@ -73,6 +75,7 @@ class OpenApiDocumentTest {
             Map.entry("GET /v1/types/{type}", Set.of(400, 404, 503)),
             Map.entry("PUT /v1/types/{type}", Set.of(400, 413, 415, 503)),
             Map.entry("POST /v1/types/{type}/pause", Set.of(400, 503)),
+            Map.entry("GET /v1/types/{type}/groups", Set.of(400, 404, 503)),
             Map.entry("POST /v1/types/{type}/resume", Set.of(400, 503)),
             Map.entry("POST /v1/repeat/preview", Set.of(400, 413, 415)),
             Map.entry("GET /v1/me", Set.of()));

@@ -18,6 +18,7 @@ import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Accept, heartbeat and finish, the halts, and couch_jobs' scenarios around a running job. */
@@ -173,7 +174,13 @@ class ProcessingResourceTest {
         String second = Api.acceptOne(type);
         Api.finish(type, "f", "{\"lease\":\"" + second + "\",\"outcome\":\"failed\",\"error\":\"still down\"}")
                 .statusCode(200).body("state", equalTo("finished")).body("result", equalTo("failed"))
-                .body("attempt", equalTo(2)).body("lastError", equalTo("still down"));
+                .body("attempt", equalTo(2)).body("lastError", equalTo("still down"))
+                // Why it failed twice, attempt by attempt, without reading logs.
+                .body("history.attempt", equalTo(List.of(1, 2)))
+                .body("history.outcome", equalTo(List.of("failed", "failed")))
+                .body("history.error", equalTo(List.of("smtp down", "still down")))
+                .body("history[0].startedAt", notNullValue()).body("history[1].endedAt", notNullValue());
+        Api.get(type, "f").statusCode(200).body("history.size()", equalTo(2));
     }
 
     @Test

@@ -63,6 +63,29 @@ class TypeScopeTest {
     }
 
     @Test
+    void listingsAcrossTypesGroupsAndBulkActionsStayWithinItsTypes() {
+        forbidden(confined().get("/v1/jobs?type={type}", billing).then());
+        forbidden(confined().get("/v1/types/{type}/groups", billing).then());
+        List<String> listed = confined().get("/v1/jobs?limit=1000").then().statusCode(200).extract().path("jobs.type");
+        assertTrue(listed.stream().allMatch(t -> t.startsWith("email")), listed.toString());
+        List<String> globbed = confined().get("/v1/jobs?type=*-*&limit=1000").then().statusCode(200)
+                .extract().path("jobs.type");
+        assertTrue(globbed.stream().allMatch(t -> t.startsWith("email")), globbed.toString());
+        forbidden(json(confined(), "{\"action\":\"cancel\",\"filter\":{\"type\":\"" + billing + "\"}}")
+                .post("/v1/bulk").then());
+        // Both jobs in one group of their own: a bulk over every type in it touches only the email job.
+        String group = Api.type("g");
+        for (String type : List.of(billing, email)) {
+            json(admin(), "{\"group\":\"" + group + "\"}").put("/v1/jobs/{type}/{id}", type, "grouped").then()
+                    .statusCode(201);
+        }
+        json(confined(), "{\"action\":\"cancel\",\"filter\":{\"type\":\"*\",\"group\":\"" + group + "\"}}")
+                .post("/v1/bulk").then().statusCode(200).body("matched", equalTo(1));
+        admin().get("/v1/jobs/{type}/{id}", billing, "grouped").then().body("state", equalTo("pending"));
+        admin().get("/v1/jobs/{type}/{id}", email, "grouped").then().body("result", equalTo("cancelled"));
+    }
+
+    @Test
     void itCannotChangeTheJobOrItsType() {
         String before = admin().get("/v1/jobs/{type}/{id}", billing, "invoice-1").then().statusCode(200)
                 .extract().asString();

@@ -4,6 +4,8 @@ import static io.jobfoundry.api.Api.json;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
 
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.List;
@@ -106,5 +108,60 @@ class TypesResourceTest {
         given().post("/v1/types/{type}/resume", type).then().statusCode(200).body("paused", equalTo(false));
         json("{\"types\":[\"" + type + "\"]}").post("/v1/accept").then().statusCode(200);
         given().post("/v1/types/{type}/pause", "bad type").then().statusCode(400);
+    }
+
+    @Test
+    void retentionIsShownWithItsDefaultsAndChangesMemberByMember() {
+        String type = Api.type("retention");
+        json("{}").put("/v1/types/{type}", type).then().statusCode(200)
+                .body("retention.succeeded", equalTo(86400)).body("retention.failed", equalTo(604800))
+                .body("retention.cancelled", equalTo(86400));
+        // null keeps for good, 0 removes at once; members left out keep their value.
+        json("{\"retention\":{\"failed\":null,\"succeeded\":0}}").put("/v1/types/{type}", type).then()
+                .statusCode(200).body("retention.succeeded", equalTo(0)).body("retention.failed", nullValue())
+                .body("retention.cancelled", equalTo(86400));
+        given().get("/v1/types/{type}", type).then().body("retention.failed", nullValue())
+                .body("retention.succeeded", equalTo(0));
+        for (String bad : List.of("{\"retention\":{\"succeeded\":-1}}", "{\"retention\":{\"succeeded\":\"1d\"}}",
+                "{\"retention\":{\"kept\":1}}", "{\"retention\":null}", "{\"retention\":{\"failed\":31536001}}")) {
+            json(bad).put("/v1/types/{type}", type).then().statusCode(400)
+                    .contentType("application/problem+json").body("field", startsWith("retention"));
+        }
+        given().get("/v1/types/{type}", type).then().body("retention.succeeded", equalTo(0)); // nothing changed
+    }
+
+    @Test
+    void oldestDueAtShowsHowLongTheQueueHasWaited() {
+        String type = Api.type("latency");
+        json("{}").put("/v1/types/{type}", type).then().statusCode(200).body("oldestDueAt", nullValue());
+        Api.put(type, "later", "{\"scheduledAt\":\"2999-01-01T00:00:00Z\"}").statusCode(201);
+        given().get("/v1/types/{type}", type).then().body("oldestDueAt", nullValue());
+        Api.put(type, "now", "{\"scheduledAt\":\"2020-01-01T00:00:00Z\"}").statusCode(201);
+        given().get("/v1/types/{type}", type).then().body("oldestDueAt", equalTo("2020-01-01T00:00:00Z"));
+        given().get("/v1/types").then()
+                .body("types.find { it.type == '" + type + "' }.oldestDueAt", equalTo("2020-01-01T00:00:00Z"));
+    }
+
+    @Test
+    void groupsArePagedWithTheirCounts() {
+        String type = Api.type("groups");
+        Api.put(type, "a", "{\"group\":\"tenant-a\"}").statusCode(201);
+        Api.put(type, "b", "{\"group\":\"tenant-b\",\"scheduledAt\":\"2999-01-01T00:00:00Z\"}").statusCode(201);
+        Api.put(type, "d", "{}").statusCode(201);
+        given().get("/v1/types/{type}/groups", type).then().statusCode(200)
+                .body("groups.group", equalTo(List.of("", "tenant-a", "tenant-b"))).body("next", nullValue())
+                .body("groups[2].pending", equalTo(1)).body("groups[2].due", equalTo(0))
+                .body("groups[2].running", equalTo(0));
+        String next = given().queryParam("limit", 2).get("/v1/types/{type}/groups", type).then().statusCode(200)
+                .body("groups.group", equalTo(List.of("", "tenant-a"))).extract().path("next");
+        given().queryParam("limit", 2).queryParam("cursor", next).get("/v1/types/{type}/groups", type).then()
+                .statusCode(200).body("groups.group", equalTo(List.of("tenant-b"))).body("next", nullValue());
+
+        given().queryParam("cursor", "nope").get("/v1/types/{type}/groups", type).then().statusCode(400)
+                .body("field", equalTo("cursor"));
+        given().queryParam("limit", 0).get("/v1/types/{type}/groups", type).then().statusCode(400)
+                .body("field", equalTo("limit"));
+        given().queryParam("state", "pending").get("/v1/types/{type}/groups", type).then().statusCode(400);
+        given().get("/v1/types/{type}/groups", Api.type("never")).then().statusCode(404);
     }
 }

@@ -30,10 +30,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>{@code scale}: accept latency with 1,000 and with 1,000,000 pending jobs spread over
  *       10,000 groups — accept reads a bounded number of keys, so the two should match;</li>
+ *   <li>{@code purge}: the cleaner removing 1,000,000 finished jobs past their retention while a
+ *       worker goes on ({@link PurgeBench});</li>
  *   <li>{@code noisy}: 90% of the jobs from one group, the rest from 20 small groups, 8 workers
  *       draining them: each group's p95 wait from creation to accept.</li>
  * </ul>
- * <pre>./mvnw -B -q -Pbench test-compile exec:java -Dexec.args="engine scale|noisy [big]"</pre>
+ * <pre>./mvnw -B -q -Pbench test-compile exec:java -Dexec.args="engine scale|noisy|purge [count]"</pre>
  */
 public final class EngineBench {
 
@@ -45,7 +47,8 @@ public final class EngineBench {
         switch (scenario) {
             case "scale" -> scale(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
             case "noisy" -> noisy();
-            default -> throw new IllegalArgumentException("scenario: scale | noisy");
+            case "purge" -> PurgeBench.run(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
+            default -> throw new IllegalArgumentException("scenario: scale | noisy | purge");
         }
     }
 

@@ -8,7 +8,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 class EmbeddedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
-        WaitAndHandOffContract, TypeAndCountContract, BatchContract {
+        WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
+        ListAndBulkContract {
 
     @TempDir
     Path folder;

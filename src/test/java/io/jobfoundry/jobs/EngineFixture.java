@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jobfoundry.jobs.background.ActivityMonitor;
 import io.jobfoundry.jobs.background.DueWaker;
+import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.Change;
@@ -21,7 +22,8 @@ import java.util.List;
  * {@code runOnce()}, and the waits the engine hands jobs to. {@link EngineHarness} provides it;
  * each backend's test extends that and implements every area:
  * {@link AddAndRemoveContract}, {@link AcceptAndLeaseContract}, {@link RetryAndRepeatContract},
- * {@link WaitAndHandOffContract}, {@link TypeAndCountContract} and {@link BatchContract}.
+ * {@link WaitAndHandOffContract}, {@link TypeAndCountContract}, {@link BatchContract},
+ * {@link OperatingContract} and {@link ListAndBulkContract}.
  */
 public interface EngineFixture {
 
@@ -38,6 +40,8 @@ public interface EngineFixture {
     ActivityMonitor activity();
 
     DueWaker waker();
+
+    JobCleaner cleaner();
 
     JobWaits waits();
 

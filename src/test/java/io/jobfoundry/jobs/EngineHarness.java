@@ -3,6 +3,7 @@ package io.jobfoundry.jobs;
 import io.jobfoundry.jobs.accept.Accepting;
 import io.jobfoundry.jobs.background.ActivityMonitor;
 import io.jobfoundry.jobs.background.DueWaker;
+import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.jobs.context.EngineContext;
 import io.jobfoundry.jobs.context.EngineOptions;
 import io.jobfoundry.jobs.context.JobObserver;
@@ -26,6 +27,7 @@ public abstract class EngineHarness implements EngineFixture {
     private JobEngine engine;
     private ActivityMonitor activity;
     private DueWaker waker;
+    private JobCleaner cleaner;
     private JobWaits waits;
     private ScheduledExecutorService pool;
 
@@ -46,6 +48,7 @@ public abstract class EngineHarness implements EngineFixture {
         engine = new JobEngine(context, EngineOptions.DEFAULT, accepting, waits);
         activity = new ActivityMonitor(context);
         waker = new DueWaker(context);
+        cleaner = new JobCleaner(context);
     }
 
     @AfterEach
@@ -78,6 +81,11 @@ public abstract class EngineHarness implements EngineFixture {
     @Override
     public DueWaker waker() {
         return waker;
+    }
+
+    @Override
+    public JobCleaner cleaner() {
+        return cleaner;
     }
 
     @Override

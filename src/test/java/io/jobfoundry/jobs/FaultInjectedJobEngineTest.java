@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
  * or after it (commit_unknown_result): every operation must be safe to run twice.
  */
 class FaultInjectedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
-        WaitAndHandOffContract, TypeAndCountContract, BatchContract {
+        WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
+        ListAndBulkContract {
 
     @TempDir
     Path folder;

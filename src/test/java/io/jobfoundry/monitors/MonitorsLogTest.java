@@ -7,6 +7,7 @@ import io.jobfoundry.CapturedLog;
 import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.MutableClock;
 import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.jobs.background.OutcomeRetention;
 import io.jobfoundry.jobs.context.EngineOptions;
 import io.jobfoundry.jobs.model.AcceptRequest;
@@ -50,7 +51,8 @@ class MonitorsLogTest {
         clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
         engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, EngineOptions.DEFAULT);
         // activity() and retention() use neither the due timer nor the configuration.
-        monitors = new Monitors(new ActivityMonitor(engine.context()), null, new OutcomeRetention(engine.context()), null, () -> false);
+        monitors = new Monitors(new ActivityMonitor(engine.context()), null, new OutcomeRetention(engine.context()),
+                new JobCleaner(engine.context()), null, () -> false);
         log = CapturedLog.of(Monitors.class);
     }
 

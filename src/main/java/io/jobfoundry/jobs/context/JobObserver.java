@@ -25,6 +25,10 @@ public interface JobObserver {
     default void requeued(String type, int jobs) {
     }
 
+    /** Retention removed {@code jobs} finished jobs of the type whose time to be kept was up. */
+    default void expired(String type, int jobs) {
+    }
+
     /** An accept was answered with {@code jobs} jobs after {@code waited}. */
     default void acceptAnswered(Duration waited, int jobs) {
     }

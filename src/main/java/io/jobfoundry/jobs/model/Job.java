@@ -1,10 +1,11 @@
 package io.jobfoundry.jobs.model;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A job as clients see it (API.md's job object). {@code revision} grows with every change of the
- * job and orders the events of its subscription.
+ * job and orders the events of its subscription. {@code history}: its most recent attempts, oldest first.
  */
 public record Job(
         String type,
@@ -25,5 +26,6 @@ public record Job(
         String lastError,
         boolean resubmit,
         String worker,
-        long revision) {
+        long revision,
+        List<Attempt> history) {
 }

@@ -7,10 +7,10 @@ import java.time.Duration;
  * A type's configuration. The priority scheme {@code [high, low]} hands out {@code high} jobs of
  * priority high, then {@code low} of priority low, and again (docspell's counting scheme); an empty
  * class gives its turn to the other. Failed attempts retry after {@code base · 2^(attempt−1)},
- * capped at {@code max}, with jitter.
+ * capped at {@code max}, with jitter. Finished jobs are kept as long as {@code retention} says.
  */
 public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun,
-        Duration backoffBase, Duration backoffMax) {
+        Duration backoffBase, Duration backoffMax, Retention retention) {
 
     /** The longest duration a setting takes. Declared before DEFAULT: the constructor building DEFAULT reads it. */
     public static final Duration LONGEST = Duration.ofDays(365);
@@ -20,6 +20,12 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
 
     public static final TypeSettings DEFAULT =
             new TypeSettings(Duration.ofSeconds(30), 25, 2, 1, Duration.ofSeconds(5), Duration.ofHours(1));
+
+    /** Settings with the default retention. */
+    public TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun, Duration backoffBase,
+            Duration backoffMax) {
+        this(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, Retention.DEFAULT);
+    }
 
     public static final int MAX_ATTEMPTS_LIMIT = 1000;
 
@@ -37,6 +43,9 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
             throw new InvalidJobRequestException("backoff", "backoff.max must not be less than backoff.base");
         }
         checkMaxAttempts(maxAttempts);
+        if (retention == null) {
+            throw new InvalidJobRequestException("retention", "retention must be given (its members may be null)");
+        }
         if (highRun < 0 || lowRun < 0 || highRun + lowRun == 0 || highRun > 1000 || lowRun > 1000) {
             throw new InvalidJobRequestException("priorityScheme",
                     "priorityScheme is [high, low]: two counts within 0..1000, not both 0, e.g. [2, 1]");
@@ -54,6 +63,10 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
             throw new InvalidJobRequestException(field, field + " must be within " + least.toSeconds()
                     + " s and 365 days");
         }
+    }
+
+    public TypeSettings withRetention(Retention retention) {
+        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention);
     }
 
     /** The wait before the next attempt after {@code attempt} failed ones, before jitter. */

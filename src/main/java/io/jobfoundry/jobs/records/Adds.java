@@ -57,7 +57,7 @@ public final class Adds {
                 if (valid.scheduledAt().isPresent()) {
                     Runs.scheduleNextRun(r, valid.scheduledAt().get());
                 }
-                r.group = valid.group().orElse(r.group);
+                r.regroupWhileRunning(tx, valid.group().orElse(r.group));
             }
             case FINISHED -> {
                 r.unfinish(tx);

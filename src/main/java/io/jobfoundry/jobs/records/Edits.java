@@ -50,6 +50,23 @@ public final class Edits {
     }
 
     /**
+     * Retention's removal of a job that finished with {@code result} at {@code finishedAt}: as
+     * {@link #remove}, but only if it is still that finished job; answers whether it was. The
+     * index key that named it goes either way: one its job no longer owns names nothing.
+     */
+    public static boolean removeExpired(KvTransaction tx, String type, JobKeys.FinishedKey key, JobResult result) {
+        JobRecord r = JobRecord.load(tx, type, key.id());
+        if (r != null && r.state == JobState.FINISHED && r.result == result && r.finishedAt != null
+                && r.finishedAt == key.at()) {
+            r.detach(tx);
+            tx.clear(JobKeys.job(type, key.id()));
+            return true;
+        }
+        tx.clear(JobKeys.finished(type, result, key.at(), key.id()));
+        return false;
+    }
+
+    /**
      * Pending: finished and {@code cancelled} at once. Running: the processor's next call is told
      * {@code cancelled} and the job ends so (or when its activity times out), unless it is added or
      * resubmitted (by a client) after the cancel: then it is pending again. Finished: unchanged.

@@ -23,6 +23,9 @@ import java.util.Arrays;
  * ("w", type), ("w")                           → counter bumped when a job of the type / any type becomes ready
  * ("d")                                        → counter bumped when a job is scheduled for later (wakes due timers)
  * ("c", type, counter)                         → counter (atomic ADD) of jobs per state and result
+ * ("k", type, group, counter)                  → counter (atomic ADD) of a group's scheduled, ready and running jobs
+ * ("p", type, scheduledAt, id)                 → ""   pending, due or not: the oldest due one is the type's latency
+ * ("f", type, result, finishedAt, id)          → ""   finished, by result and finish time: what retention removes
  * ("o", at, nonce)                             → the outcome of an accept, so a retried accept after
  *                                                 commit_unknown_result returns the same jobs
  * </pre>
@@ -187,6 +190,48 @@ public final class JobKeys {
         return end(Tuple.from("c", type));
     }
 
+    public static byte[] groupCount(String type, String group, Counter counter) {
+        return Tuple.from("k", type, group, counter.key).pack();
+    }
+
+    public static byte[] groupCountsBegin(String type) {
+        return begin(Tuple.from("k", type));
+    }
+
+    /** The first group counter after those of {@code group}: where a listing of groups continues. */
+    public static byte[] groupCountsAfter(String type, String group) {
+        return end(Tuple.from("k", type, group));
+    }
+
+    public static byte[] groupCountsEnd(String type) {
+        return end(Tuple.from("k", type));
+    }
+
+    public static byte[] pending(String type, long at, String id) {
+        return Tuple.from("p", type, at, id).pack();
+    }
+
+    public static byte[] pendingBegin(String type) {
+        return begin(Tuple.from("p", type));
+    }
+
+    public static byte[] pendingEnd(String type) {
+        return end(Tuple.from("p", type));
+    }
+
+    public static byte[] finished(String type, JobResult result, long at, String id) {
+        return Tuple.from("f", type, Counter.of(result).key, at, id).pack();
+    }
+
+    public static byte[] finishedBegin(String type, JobResult result) {
+        return begin(Tuple.from("f", type, Counter.of(result).key));
+    }
+
+    /** The end of the jobs that finished with {@code result} before {@code at}. */
+    public static byte[] finishedBefore(String type, JobResult result, long at) {
+        return Tuple.from("f", type, Counter.of(result).key, at).pack();
+    }
+
     public static byte[] outcome(long at, String nonce) {
         return Tuple.from("o", at, nonce).pack();
     }
@@ -232,6 +277,29 @@ public final class JobKeys {
     /** The group a {@link #group} key marks. */
     public static String groupOf(byte[] key) {
         return Tuple.fromBytes(key).getString(2);
+    }
+
+    /** A {@link #finished} key: when the job finished, and which job. */
+    public record FinishedKey(long at, String id) {
+    }
+
+    public static FinishedKey finishedKey(byte[] key) {
+        Tuple tuple = Tuple.fromBytes(key);
+        return new FinishedKey(tuple.getLong(3), tuple.getString(4));
+    }
+
+    /** A {@link #pending} key's due time. */
+    public static long dueOfPending(byte[] key) {
+        return Tuple.fromBytes(key).getLong(2);
+    }
+
+    /** A {@link #groupCount} key: the group and the counter (null for one this release does not know). */
+    public record GroupCountKey(String group, Counter counter) {
+    }
+
+    public static GroupCountKey groupCountKey(byte[] key) {
+        Tuple tuple = Tuple.fromBytes(key);
+        return new GroupCountKey(tuple.getString(2), Counter.of(tuple.getString(3)));
     }
 
     /** The value of an activity key: the id of the job whose activity it is. */

@@ -2,6 +2,7 @@ package io.jobfoundry.jobs.records;
 
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
+import io.jobfoundry.jobs.model.JobFilter;
 import io.jobfoundry.jobs.model.JobPage;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
@@ -17,7 +18,7 @@ import java.util.List;
 public final class Listing {
 
     /** Jobs a page looks at at most, however few of them its filters keep. */
-    private static final int SCAN_LIMIT = 5_000;
+    static final int SCAN_LIMIT = 5_000;
 
     private Listing() {
     }
@@ -30,30 +31,50 @@ public final class Listing {
     public static JobPage page(KvReads tx, String type, JobState state, JobResult result, String group, int limit,
             String after) {
         List<Job> jobs = new ArrayList<>();
+        JobFilter filter = new JobFilter(null, state, result, group);
+        Scan scan = scan(tx, type, filter, after, limit, SCAN_LIMIT, jobs);
+        return new JobPage(jobs, scan.more() && scan.lastSeen() != null ? encodeCursor(scan.lastSeen()) : null);
+    }
+
+    /**
+     * How far a {@link #scan} got: the last id it looked at ({@code after} if none), how many jobs it
+     * looked at, and whether the type may hold jobs after that id that it did not look at.
+     */
+    record Scan(String lastSeen, int scanned, boolean more) {
+    }
+
+    /**
+     * Adds to {@code into} the jobs of {@code type} after {@code after} (from the first if null), in id
+     * order, that {@code filter} matches, until it holds {@code limit} or {@code budget} jobs were
+     * looked at. Shared by the listing of one type and the listing across types
+     * ({@link CrossListing}), so that both page and bound their scans alike.
+     */
+    static Scan scan(KvReads tx, String type, JobFilter filter, String after, int limit, int budget, List<Job> into) {
         byte[] from = after == null ? JobKeys.jobsBegin(type) : JobKeys.jobsAfter(type, after);
-        String lastSeen = null;
+        String lastSeen = after;
         int scanned = 0;
-        while (jobs.size() < limit && scanned < SCAN_LIMIT) {
-            List<KeyValue> chunk = tx.getRange(from, JobKeys.jobsEnd(type), Math.min(limit + 1, 500));
+        while (into.size() < limit && scanned < budget) {
+            // One more than still wanted: a job beyond a full page tells there is a next page.
+            int want = Math.min(limit - into.size() + 1, 500);
+            List<KeyValue> chunk = tx.getRange(from, JobKeys.jobsEnd(type), want);
             for (KeyValue kv : chunk) {
-                String id = JobKeys.idOfJob(kv.key());
-                if (jobs.size() == limit) {
-                    return new JobPage(jobs, encodeCursor(lastSeen));
+                if (into.size() == limit) {
+                    return new Scan(lastSeen, scanned, true);
                 }
+                String id = JobKeys.idOfJob(kv.key());
                 scanned++;
                 lastSeen = id;
                 JobRecord r = JobRecord.decode(type, id, kv.value());
-                if ((state == null || r.state == state) && (result == null || r.result == result)
-                        && (group == null || group.equals(r.group))) {
-                    jobs.add(r.view());
+                if (filter.matches(r.state, r.result, r.group)) {
+                    into.add(r.view());
                 }
             }
-            if (chunk.size() < Math.min(limit + 1, 500)) {
-                return new JobPage(jobs, null);
+            if (chunk.size() < want) {
+                return new Scan(lastSeen, scanned, false);
             }
             from = JobKeys.jobsAfter(type, lastSeen);
         }
-        return new JobPage(jobs, lastSeen == null ? null : encodeCursor(lastSeen));
+        return new Scan(lastSeen, scanned, true);
     }
 
     private static String encodeCursor(String id) {

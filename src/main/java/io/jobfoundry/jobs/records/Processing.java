@@ -1,5 +1,6 @@
 package io.jobfoundry.jobs.records;
 
+import io.jobfoundry.jobs.model.Attempt;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.HaltException;
 import io.jobfoundry.jobs.model.HaltReason;
@@ -77,6 +78,8 @@ public final class Processing {
         }
         long now = f.now();
         long startedAt = r.startedAt == null ? now : r.startedAt;
+        r.attemptEnded(f.succeeded() ? Attempt.Outcome.SUCCEEDED : Attempt.Outcome.FAILED,
+                f.succeeded() ? null : f.lastError(), now);
         r.stopRunning(tx);
         r.finishedLease = f.lease();
         r.finishedAs = outcome;

@@ -1,5 +1,6 @@
 package io.jobfoundry.jobs.records;
 
+import io.jobfoundry.jobs.model.Attempt;
 import io.jobfoundry.jobs.model.HaltReason;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.TypeSettings;
@@ -139,7 +140,7 @@ public final class Runs {
         }
         over += ": the job repeats no more";
         r.seriesEnd = over;
-        r.lastError = truncate(r.lastError == null ? over : r.lastError + "; then " + over, MAX_ERROR_LENGTH);
+        r.lastError = Texts.truncate(r.lastError == null ? over : r.lastError + "; then " + over, MAX_ERROR_LENGTH);
         return false;
     }
 
@@ -156,10 +157,12 @@ public final class Runs {
             endCancelled(tx, r, now);
             return;
         }
+        String quiet = "activity timeout: no heartbeat or finish within "
+                + TypeSettings.seconds(settings.activityTimeout()).toPlainString() + " s";
+        r.attemptEnded(Attempt.Outcome.TIMED_OUT, quiet, now);
         r.stopRunning(tx);
         r.attempt++;
-        r.lastError = "activity timeout: no heartbeat or finish within "
-                + TypeSettings.seconds(settings.activityTimeout()).toPlainString() + " s";
+        r.lastError = quiet;
         if (r.attempt < r.maxAttempts) {
             // The processor vanished, not the job: it may run again at once.
             retryAt(r, now);
@@ -179,6 +182,7 @@ public final class Runs {
         r.finishedLease = r.lease;
         r.finishedBy = null; // no finish call ended this run
         r.finishedAs = JobResult.CANCELLED;
+        r.attemptEnded(Attempt.Outcome.CANCELLED, null, now);
         r.stopRunning(tx);
         r.cancelRequested = false;
         if (r.resubmit) {
@@ -193,11 +197,4 @@ public final class Runs {
         return new Step(r.view(), HaltReason.CANCELLED);
     }
 
-    /** The first {@code max} characters (code points: a cut never splits a surrogate pair). */
-    public static String truncate(String text, int max) {
-        if (text.length() <= max || text.codePointCount(0, text.length()) <= max) {
-            return text;
-        }
-        return text.substring(0, text.offsetByCodePoints(0, max));
-    }
 }

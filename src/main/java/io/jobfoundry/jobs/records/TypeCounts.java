@@ -7,6 +7,7 @@ import io.jobfoundry.kv.KvReads;
 import io.jobfoundry.kv.KvTransaction;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,25 @@ public final class TypeCounts {
 
     static void add(KvTransaction tx, String type, Counter counter, long delta) {
         tx.add(JobKeys.count(type, counter), delta);
+    }
+
+    /** Counts a pending or running job's move in its type and in its group. */
+    static void add(KvTransaction tx, String type, String group, Counter counter, long delta) {
+        tx.add(JobKeys.count(type, counter), delta);
+        tx.add(JobKeys.groupCount(type, group, counter), delta);
+    }
+
+    /**
+     * When the type's pending job that has waited longest became due, or null if none is due at
+     * {@code now}: the first key of the pending index, one read whatever the number of jobs.
+     */
+    public static Instant oldestDueAt(KvReads tx, String type, long now) {
+        List<KeyValue> first = tx.getRange(JobKeys.pendingBegin(type), JobKeys.pendingEnd(type), 1);
+        if (first.isEmpty()) {
+            return null;
+        }
+        long due = JobKeys.dueOfPending(first.get(0).key());
+        return due <= now ? Times.instant(due) : null;
     }
 
     /** One type's counters, in one range read. */

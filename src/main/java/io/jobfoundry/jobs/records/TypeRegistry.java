@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.jobs.model.Retention;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvReads;
@@ -84,8 +85,18 @@ public final class TypeRegistry {
     }
 
     private static byte[] encode(TypeSettings s, boolean paused) {
+        Retention kept = s.retention();
         return Tuple.from(FORMAT, s.activityTimeout().toMillis(), (long) s.maxAttempts(), (long) s.highRun(),
-                (long) s.lowRun(), s.backoffBase().toMillis(), s.backoffMax().toMillis(), paused).pack();
+                (long) s.lowRun(), s.backoffBase().toMillis(), s.backoffMax().toMillis(), paused,
+                Tuple.from(millis(kept.succeeded()), millis(kept.failed()), millis(kept.cancelled()))).pack();
+    }
+
+    private static Long millis(Duration duration) {
+        return duration == null ? null : duration.toMillis();
+    }
+
+    private static Duration duration(Tuple t, int index) {
+        return t.get(index) == null ? null : Duration.ofMillis(t.getLong(index));
     }
 
     private static Registered decode(byte[] bytes) {
@@ -93,8 +104,15 @@ public final class TypeRegistry {
         if (t.getLong(0) != FORMAT) {
             throw new IllegalStateException("unknown type settings format " + t.getLong(0));
         }
+        // Written by a release that knew no retention: the defaults (null members keep for good).
+        Retention kept = Retention.DEFAULT;
+        if (t.size() > 8) {
+            Tuple r = t.getNestedTuple(8);
+            kept = new Retention(duration(r, 0), duration(r, 1), duration(r, 2));
+        }
         TypeSettings settings = new TypeSettings(Duration.ofMillis(t.getLong(1)), (int) t.getLong(2),
-                (int) t.getLong(3), (int) t.getLong(4), Duration.ofMillis(t.getLong(5)), Duration.ofMillis(t.getLong(6)));
+                (int) t.getLong(3), (int) t.getLong(4), Duration.ofMillis(t.getLong(5)), Duration.ofMillis(t.getLong(6)),
+                kept);
         // Written by a release that knew no pausing: not paused.
         return new Registered(settings, t.size() > 7 && t.getBoolean(7));
     }

@@ -18,6 +18,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,11 +29,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * A warm-up run of the same shape goes first, so that no system is measured cold (JIT, caches,
  * connection set-up); only the second run is recorded.
  * <pre>
- * Bench compare jobfoundry|beanstalkd|bullmq|graphile-worker
+ * Bench compare jobfoundry|jobfoundry-java|jobfoundry-python|beanstalkd|bullmq|graphile-worker
  *     [--workload single|bulk] [--jobs 20000] [--workers 16] [--producers 4] [--timeout 60] [--warmup 2000]
  *     [--label TEXT] [--version TEXT] [--durability TEXT] [--server-pid PID]
  *     [--out target/bench/compare/results.jsonl]
  *   jobfoundry:      [--url http://127.0.0.1:8080] [--client raw|jdk]
+ *   jobfoundry-java: [--url http://127.0.0.1:8080] --classpath CP (clients/java and clients/java/bench/compare, built)
+ *   jobfoundry-python: [--url http://127.0.0.1:8080] [--python-client clients/python]
  *   beanstalkd:      [--port 11300]
  *   bullmq:          [--port 6379] [--node-dir bench/node]
  *   graphile-worker: [--connection postgres://127.0.0.1:5432/postgres] [--node-dir bench/node]
@@ -60,7 +63,7 @@ public final class CompareBench {
 
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args, "workload", "jobs", "workers", "producers", "timeout", "warmup", "label", "version",
-                "durability", "server-pid", "out", "url", "client", "port", "node-dir", "connection");
+                "durability", "server-pid", "out", "url", "client", "port", "node-dir", "connection", "classpath", "python-client");
         String system = options.word(0, "");
         Workload.Shape shape = Workload.Shape.parse(options.text("workload", Workload.Shape.SINGLE.id()));
         Workload workload = new Workload(shape, options.integer("jobs", 20_000), options.integer("producers", 4),
@@ -107,25 +110,52 @@ public final class CompareBench {
                         w -> JavaWorkload.run(new JobfoundryQueue(base, kind, freshName("compare-"), shape), w),
                         Optional.of(kind.factory(base)));
             }
+            // The client libraries, each through a driver written as a user of it would (its worker runtime,
+            // its producer calls), in processes of their own like the Node drivers; see DriverWorkload.
+            case "jobfoundry-java" -> {
+                URI base = options.uri("url", "http://127.0.0.1:8080");
+                String classpath = options.text("classpath", "");
+                if (classpath.isEmpty()) {
+                    throw new IllegalArgumentException("jobfoundry-java needs --classpath: clients/java and clients/java/bench/compare, built");
+                }
+                String java = ProcessHandle.current().info().command().orElse("java");
+                DriverWorkload driver = new DriverWorkload("java client",
+                        List.of(java, "-cp", classpath, "io.jobfoundry.client.bench.CompareDriver"), Path.of("."), Map.of(),
+                        List.of("--url", base.toString()));
+                yield new Subject("Java " + Runtime.version().feature() + ", clients/java (JDK HttpClient), one worker process"
+                        + " and one producer process (clients/java/bench/compare CompareDriver)",
+                        w -> driver.run(w, freshName("compare-")), Optional.of(HttpClientKind.RAW.factory(base)));
+            }
+            case "jobfoundry-python" -> {
+                URI base = options.uri("url", "http://127.0.0.1:8080");
+                Path client = Path.of(options.text("python-client", "clients/python")).toAbsolutePath();
+                DriverWorkload driver = new DriverWorkload("python client",
+                        List.of("python3", client.resolve("bench/compare_driver.py").toString()), client,
+                        Map.of("PYTHONPATH", client.toString()), List.of("--url", base.toString()));
+                yield new Subject(version("python3", "--version") + ", clients/python (http.client), one worker process"
+                        + " and one producer process (clients/python/bench/compare_driver.py)",
+                        w -> driver.run(w, freshName("compare-")), Optional.of(HttpClientKind.RAW.factory(base)));
+            }
             case "beanstalkd" -> {
                 InetSocketAddress address = new InetSocketAddress("127.0.0.1", options.integer("port", 11300));
                 yield new Subject(BeanstalkQueue.CLIENT,
                         w -> JavaWorkload.run(new BeanstalkQueue(address, freshName("compare-")), w), Optional.empty());
             }
             case "bullmq" -> {
-                NodeWorkload node = new NodeWorkload(nodeDir.resolve("bullmq.mjs"),
+                DriverWorkload node = DriverWorkload.node(nodeDir.resolve("bullmq.mjs"),
                         List.of("--port", Integer.toString(options.integer("port", 6379))));
-                yield new Subject("Node " + nodeVersion() + ", bench/node/bullmq.mjs", w -> node.run(w, freshName("compare-")),
+                yield new Subject("Node " + version("node", "--version") + ", bench/node/bullmq.mjs", w -> node.run(w, freshName("compare-")),
                         Optional.empty());
             }
             case "graphile-worker" -> {
-                NodeWorkload node = new NodeWorkload(nodeDir.resolve("graphile-worker.mjs"),
+                DriverWorkload node = DriverWorkload.node(nodeDir.resolve("graphile-worker.mjs"),
                         List.of("--connection", options.text("connection", "postgres://127.0.0.1:5432/postgres")));
                 // graphile-worker task names are identifiers: no dashes
-                yield new Subject("Node " + nodeVersion() + ", bench/node/graphile-worker.mjs",
+                yield new Subject("Node " + version("node", "--version") + ", bench/node/graphile-worker.mjs",
                         w -> node.run(w, freshName("compare_")), Optional.empty());
             }
-            default -> throw new IllegalArgumentException("system: jobfoundry | beanstalkd | bullmq | graphile-worker");
+            default -> throw new IllegalArgumentException(
+                    "system: jobfoundry | jobfoundry-java | jobfoundry-python | beanstalkd | bullmq | graphile-worker");
         };
     }
 
@@ -151,10 +181,11 @@ public final class CompareBench {
         return prefix + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41), 36);
     }
 
-    private static String nodeVersion() throws IOException, InterruptedException {
-        Process node = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-        String version = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        node.waitFor();
+    /** What {@code command} prints, trimmed: {@code node --version}, {@code python3 --version}. */
+    private static String version(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String version = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        process.waitFor();
         return version;
     }
 }

@@ -50,7 +50,7 @@ final class ComparisonChart {
     private static List<Number> bars(Results results, boolean jobfoundry) {
         List<Number> bars = new ArrayList<>();
         for (RunResult run : results.runs()) {
-            bars.add(run.system().equals("jobfoundry") == jobfoundry ? run.jobsPerSecond() : null);
+            bars.add(run.system().startsWith("jobfoundry") == jobfoundry ? run.jobsPerSecond() : null);
         }
         return bars;
     }

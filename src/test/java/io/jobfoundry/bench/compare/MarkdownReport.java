@@ -40,7 +40,8 @@ final class MarkdownReport {
         }
         md.append("\np50/p99: creation → receipt by a worker. Store txn/job: Jobfoundry's committed store transactions"
                 + " per job from `/q/metrics` (n/a: the service exposes no such counter). Jobs/fetch: jobs per worker"
-                + " fetch that brought any, as the Java clients count them (n/a: the Node libraries fetch inside).\n\n");
+                + " fetch that brought any, as the Java clients and the client libraries' workers count them (n/a: the Node"
+                + " libraries fetch inside).\n\n");
         md.append("| System | Version | Client | Jobs done | Seconds | Load before → after |\n|---|---|---|---:|---:|---|\n");
         for (RunResult run : results.runs()) {
             md.append(String.format("| %s | %s | %s | %,d of %,d | %.2f | %s → %s |%n", run.label(), run.version(),

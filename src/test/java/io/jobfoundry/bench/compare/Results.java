@@ -45,6 +45,7 @@ record Results(List<RunResult> runs) {
         return new Results(runs.stream().filter(r -> r.workloadOrSingle().equals(workload)).toList());
     }
 
+    /** The raw-HTTP Jobfoundry runs, the ratios' numerators; the client libraries' rows are compared with them. */
     List<RunResult> jobfoundry() {
         return runs.stream().filter(r -> r.system().equals("jobfoundry")).toList();
     }

@@ -6,7 +6,9 @@ import io.jobfoundry.bench.measure.Percentiles;
  * One system's measured run, as one line of {@code results.jsonl}: the figures, and beside them
  * what they depend on — the version, the durability setting, the client, the load on the machine.
  *
- * @param system {@code jobfoundry}, {@code beanstalkd}, {@code bullmq} or {@code graphile-worker}
+ * @param system {@code jobfoundry} (raw HTTP, the bench's client), {@code jobfoundry-java} or
+ *     {@code jobfoundry-python} (through a client library), {@code beanstalkd}, {@code bullmq} or
+ *     {@code graphile-worker}
  * @param label the name in tables and charts, with the durability mode where a system runs in several
  * @param workload {@code single} or {@code bulk} (see {@link Workload.Shape}); null in lines written before it was recorded
  * @param createBatch jobs per create call; 0 where not recorded

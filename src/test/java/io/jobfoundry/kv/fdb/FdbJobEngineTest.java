@@ -5,6 +5,8 @@ import io.jobfoundry.jobs.AcceptAndLeaseContract;
 import io.jobfoundry.jobs.AddAndRemoveContract;
 import io.jobfoundry.jobs.BatchContract;
 import io.jobfoundry.jobs.EngineHarness;
+import io.jobfoundry.jobs.ListAndBulkContract;
+import io.jobfoundry.jobs.OperatingContract;
 import io.jobfoundry.jobs.RetryAndRepeatContract;
 import io.jobfoundry.jobs.TypeAndCountContract;
 import io.jobfoundry.jobs.WaitAndHandOffContract;
@@ -20,7 +22,8 @@ import java.util.UUID;
  */
 @EnabledIfFdbReachable
 class FdbJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
-        WaitAndHandOffContract, TypeAndCountContract, BatchContract {
+        WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
+        ListAndBulkContract {
 
     @Override
     protected KvStore openStore() {

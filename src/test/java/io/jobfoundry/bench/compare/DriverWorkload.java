@@ -10,29 +10,52 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the {@link Workload} through one of the Node drivers in {@code bench/node} (BullMQ,
- * graphile-worker): a worker process and a producer process, as in a real deployment. The worker
- * starts first and says {@code ready}; then the producer starts; each ends with one JSON result
- * line, which this class turns into an {@link Outcome}.
+ * Runs the {@link Workload} through a driver program of its own: the Node drivers in
+ * {@code bench/node} (BullMQ, graphile-worker), and the Jobfoundry client libraries' drivers
+ * ({@code clients/java/bench/compare}, {@code clients/python/bench}). A worker process and a producer
+ * process, as in a real deployment. The worker starts first and says {@code ready}; then the
+ * producer starts; each ends with one JSON result line, which this class turns into an
+ * {@link Outcome}. Every driver takes {@code ROLE --queue Q --jobs J --timeout S} and
+ * {@code --producers N} (producer) or {@code --concurrency W} (worker), {@code --batch B --fetch F}
+ * for the shape, and its target's own arguments. A worker's result may say how many of its
+ * fetches brought jobs ({@code fetches}, the client libraries' accept calls); the Node libraries
+ * fetch inside and do not.
  */
-final class NodeWorkload {
+final class DriverWorkload {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Path script;
+    private final String name;
+    private final List<String> command;
+    private final Path directory;
+    private final Map<String, String> environment;
     private final List<String> targetArgs;
     /** The run's {@link Workload.Shape} for the drivers: {@code --batch B --fetch F}. */
     private List<String> shapeArgs = List.of();
 
-    /** {@code targetArgs}: how the driver reaches its server, e.g. {@code --port 16379}. */
-    NodeWorkload(Path script, List<String> targetArgs) {
-        this.script = script;
+    /**
+     * {@code command}: the driver without its arguments, run in {@code directory} with
+     * {@code environment} added to this process' own; {@code targetArgs}: how the driver reaches
+     * its server, e.g. {@code --port 16379}; {@code name}: how its messages are labelled.
+     */
+    DriverWorkload(String name, List<String> command, Path directory, Map<String, String> environment,
+            List<String> targetArgs) {
+        this.name = name;
+        this.command = List.copyOf(command);
+        this.directory = directory;
+        this.environment = Map.copyOf(environment);
         this.targetArgs = targetArgs;
+    }
+
+    /** A Node driver in {@code bench/node}: {@code node SCRIPT}, run in the script's folder (its node_modules). */
+    static DriverWorkload node(Path script, List<String> targetArgs) {
+        return new DriverWorkload("node", List.of("node", script.toString()), script.getParent(), Map.of(), targetArgs);
     }
 
     Outcome run(Workload workload, String queue) throws Exception {
@@ -53,20 +76,22 @@ final class NodeWorkload {
                 double cpu = (produced.path("cpuMicros").asLong() + worked.path("cpuMicros").asLong()) / 1e6;
                 return new Outcome(produced.path("created").asLong(), worked.path("completed").asLong(),
                         Long.parseLong(produced.path("startNs").asText()), Long.parseLong(worked.path("lastCompleteNs").asText()),
-                        receipt, cpu, 0);
+                        receipt, cpu, worked.path("fetches").asLong(0));
             }
         }
     }
 
     private Driver start(String role, String queue, int jobs, long timeoutSeconds, String countOption, int count)
             throws IOException {
-        List<String> command = new ArrayList<>(List.of("node", script.toString(), role, "--queue", queue, "--jobs",
-                Integer.toString(jobs), "--timeout", Long.toString(timeoutSeconds), countOption, Integer.toString(count)));
-        command.addAll(targetArgs);
-        command.addAll(shapeArgs);
-        Process process = new ProcessBuilder(command).directory(script.getParent().toFile())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        return new Driver(role, process);
+        List<String> line = new ArrayList<>(command);
+        line.addAll(List.of(role, "--queue", queue, "--jobs", Integer.toString(jobs), "--timeout",
+                Long.toString(timeoutSeconds), countOption, Integer.toString(count)));
+        line.addAll(targetArgs);
+        line.addAll(shapeArgs);
+        ProcessBuilder builder = new ProcessBuilder(line).directory(directory.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().putAll(environment);
+        return new Driver(name + " " + role, builder.start());
     }
 
     /** A driver process whose stdout lines are read as JSON events on a thread of their own. */
@@ -82,7 +107,7 @@ final class NodeWorkload {
         Driver(String role, Process process) {
             this.role = role;
             this.process = process;
-            Thread reader = new Thread(this::read, "node-" + role);
+            Thread reader = new Thread(this::read, "driver-" + role.replace(' ', '-'));
             reader.setDaemon(true);
             reader.start();
         }
@@ -93,11 +118,11 @@ final class NodeWorkload {
                     if (line.startsWith("{")) {
                         events.add(JSON.readTree(line));
                     } else {
-                        System.err.println("node " + role + ": " + line);
+                        System.err.println(role + ": " + line);
                     }
                 }
             } catch (IOException e) {
-                System.err.println("node " + role + ": " + e);
+                System.err.println(role + ": " + e);
             }
             events.add(END_OF_OUTPUT);
         }
@@ -106,12 +131,12 @@ final class NodeWorkload {
             while (true) {
                 JsonNode next = events.poll(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (next == null) {
-                    throw new IllegalStateException("node " + role + " gave no '" + event + "' in time");
+                    throw new IllegalStateException(role + " gave no '" + event + "' in time");
                 }
                 if (next == END_OF_OUTPUT) {
                     events.add(END_OF_OUTPUT); // later awaits end the same way
                     process.waitFor(5, TimeUnit.SECONDS);
-                    throw new IllegalStateException("node " + role + " ended without '" + event + "'"
+                    throw new IllegalStateException(role + " ended without '" + event + "'"
                             + (process.isAlive() ? "" : " (exit code " + process.exitValue() + ")"));
                 }
                 if (next.path("event").asText().equals(event)) {

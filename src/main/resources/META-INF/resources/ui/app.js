@@ -1,0 +1,97 @@
+// The dashboard's entry: finds out who we are, starts the counts sampler, and renders the page
+// the location hash names. Hash routes keep the service's side to static files.
+import * as auth from './js/auth.js';
+import { h, replace } from './js/dom.js';
+import { problem } from './js/confirm.js';
+import * as sampler from './js/sampler.js';
+import * as session from './js/session.js';
+import * as overview from './js/pages/overview.js';
+import * as typePage from './js/pages/type.js';
+import * as jobsPage from './js/pages/jobs.js';
+import * as jobPage from './js/pages/job.js';
+import * as recurringPage from './js/pages/recurring.js';
+import * as bulkPage from './js/pages/bulk.js';
+import * as signInPage from './js/pages/signin.js';
+
+const ROUTES = [
+  [/^\/$/, overview],
+  [/^\/type\/([^/]+)$/, typePage],
+  [/^\/jobs$/, jobsPage],
+  [/^\/job\/([^/]+)\/([^/]+)$/, jobPage],
+  [/^\/recurring$/, recurringPage],
+  [/^\/bulk$/, bulkPage],
+  [/^\/signin$/, signInPage],
+];
+
+const main = document.getElementById('page');
+let current = null; // the AbortController of the page on screen: aborting it stops its polls and streams
+
+function parse(hash) {
+  const text = hash.replace(/^#/, '') || '/';
+  const [path, query = ''] = text.split('?', 2);
+  return { path, query: new URLSearchParams(query) };
+}
+
+async function show() {
+  current?.abort();
+  current = new AbortController();
+  const { signal } = current;
+  const { path, query } = parse(location.hash);
+  const match = ROUTES.map(([pattern, page]) => [path.match(pattern), page]).find(([m]) => m);
+  renderWho();
+  if (!match) {
+    replace(main, h('h1', null, 'Not found'), h('p', null, 'No page here. ', h('a', { href: '#/' }, 'Overview')));
+    return;
+  }
+  const [found, page] = match;
+  const target = session.needsSignIn() && page !== signInPage ? signInPage : page;
+  try {
+    await target.render(main, { params: found.slice(1).map(decodeURIComponent), query, signal, refreshSession, navigate });
+  } catch (error) {
+    if (signal.aborted) return;
+    replace(main, h('h1', null, 'Could not load this page'), problem(error));
+  }
+}
+
+/** The header's corner: who we are and the sign-in or sign-out control. */
+function renderWho() {
+  const who = document.getElementById('who');
+  const me = session.me();
+  const parts = [];
+  if (me) parts.push(h('span', { class: 'muted', 'data-who': me.name }, `${me.name} · ${me.roles.join(', ')}`));
+  if (session.signedInWithToken()) {
+    const out = h('button', { type: 'button', class: 'link' }, 'Sign out');
+    out.addEventListener('click', async () => {
+      auth.signOut();
+      await refreshSession();
+      navigate('#/');
+    });
+    parts.push(out);
+  } else {
+    parts.push(h('a', { href: '#/signin' }, 'Sign in'));
+  }
+  replace(who, parts);
+}
+
+/** Asks the service who we are (again, after a sign-in or out); answers its refusal, if any. */
+async function refreshSession() {
+  const refusal = await session.load();
+  renderWho();
+  if (!session.needsSignIn()) await sampler.start();
+  return refusal;
+}
+
+/** Shows the page of a route, also when it is the one already in the address bar. */
+function navigate(hash) {
+  if (location.hash === hash) show();
+  else location.hash = hash;
+}
+
+window.addEventListener('hashchange', show);
+try {
+  await refreshSession();
+  show();
+} catch (error) {
+  // Navigating (hashchange) tries the page again.
+  replace(main, h('h1', null, 'The service could not be reached'), problem(error));
+}

@@ -1,0 +1,50 @@
+// Actions that change jobs ask first, in the page's own <dialog> (keyboard-reachable, Escape
+// cancels), and show the service's problem detail when it refuses.
+import { ApiError } from './api.js';
+import { h, replace } from './dom.js';
+
+/** Resolves true when the operator confirms. */
+export function confirm({ title, message, confirmLabel }) {
+  const dialog = document.getElementById('confirm');
+  dialog.querySelector('#confirm-title').textContent = title;
+  dialog.querySelector('#confirm-message').textContent = message;
+  dialog.querySelector('#confirm-ok').textContent = confirmLabel;
+  dialog.returnValue = '';
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'confirm'), { once: true });
+  });
+}
+
+/**
+ * A button that confirms, calls the API and reports. perform() does the call; done(result) says
+ * what happened. Refusals (4xx/5xx problems) and network failures are shown in outcome, the
+ * element the page reserves for the action's result. ready() may stop it first (an invalid form).
+ */
+export function actionButton(label, { confirmation, perform, done, outcome, danger = false, ready = () => true }) {
+  const button = h('button', { type: 'button', class: danger ? 'danger' : null }, label);
+  button.addEventListener('click', async () => {
+    if (!ready() || !(await confirm(confirmation))) return;
+    button.disabled = true;
+    replace(outcome);
+    try {
+      const result = await perform();
+      replace(outcome, h('p', { class: 'ok', role: 'status' }, done(result)));
+    } catch (error) {
+      replace(outcome, problem(error));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
+/** A refusal as the operator should read it: the service's own detail, and its status. */
+export function problem(error) {
+  if (error instanceof ApiError) {
+    const title = error.problem?.title ?? 'Refused';
+    return h('p', { class: 'problem', role: 'alert' },
+      h('strong', null, `${error.status} ${title}: `), error.message);
+  }
+  return h('p', { class: 'problem', role: 'alert' }, `The service could not be reached: ${error.message}`);
+}

@@ -1,0 +1,114 @@
+// One job: every member, its data as stored (indented), its attempts, and its changes as they
+// happen over the job's event stream. Cancel, retry and remove for tokens that may.
+import { call, jobPath } from '../api.js';
+import { actionButton } from '../confirm.js';
+import { h, replace, route, table } from '../dom.js';
+import * as format from '../format.js';
+import { follow } from '../events.js';
+import { indent, membersOf } from '../json.js';
+import * as session from '../session.js';
+
+/** Members with a section of their own; every other member is listed as a field. */
+const OWN_SECTIONS = new Set(['data', 'history']);
+const TIMES = new Set(['scheduledAt', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt']);
+
+function fieldValue(name, value) {
+  if (value === null) return h('span', { class: 'muted' }, 'null');
+  if (TIMES.has(name)) return [h('code', null, value), ' ', h('span', { class: 'muted' }, format.relative(value))];
+  if (typeof value === 'object') return h('code', null, JSON.stringify(value));
+  return h('code', null, String(value));
+}
+
+function fields(job) {
+  return h('dl', { class: 'fields', id: 'fields' }, Object.entries(job)
+    .filter(([name]) => !OWN_SECTIONS.has(name))
+    .map(([name, value]) => h('div', { 'data-field': name }, h('dt', null, name), h('dd', null, fieldValue(name, value)))));
+}
+
+function history(job) {
+  if (!('history' in job)) return h('p', { class: 'muted' }, 'This version of the service keeps no history of attempts.');
+  if (job.history.length === 0) return h('p', { class: 'muted' }, 'No attempt yet.');
+  return table(['Attempt', 'Started', 'Ended', 'Outcome', 'Worker', 'Error'], job.history.map((attempt) => h('tr', null,
+    h('td', { class: 'num' }, String(attempt.attempt)),
+    h('td', null, format.time(attempt.startedAt)),
+    h('td', null, format.time(attempt.endedAt)),
+    h('td', null, h('span', { class: `badge ${attempt.outcome}` }, attempt.outcome)),
+    h('td', null, attempt.worker ?? ''),
+    h('td', null, h('span', { class: 'error-text' }, attempt.error ?? '')))), { id: 'history' });
+}
+
+function actions(job, outcome) {
+  const { type, id } = job;
+  const name = `${type}/${id}`;
+  const buttons = [];
+  if (job.state !== 'finished' && session.can('cancel', type)) {
+    buttons.push(actionButton('Cancel', {
+      confirmation: { title: 'Cancel this job?', message: `${name} will not run (a running one is stopped at its processor's next call).`, confirmLabel: 'Cancel job' },
+      perform: () => call('POST', jobPath(type, id, '/cancel')),
+      done: (answer) => `Cancel sent; the job is ${answer.json.state}${answer.json.result ? '/' + answer.json.result : ''}.`,
+      outcome, danger: true,
+    }));
+  }
+  // A finished job runs again as a fresh run: couch_jobs' resubmit, without a lease.
+  if (job.state === 'finished' && session.can('retry', type)) {
+    buttons.push(actionButton('Retry', {
+      confirmation: { title: 'Run this job again?', message: `${name} becomes pending, due now, as a fresh run.`, confirmLabel: 'Retry' },
+      perform: () => call('POST', jobPath(type, id, '/resubmit')),
+      done: (answer) => `The job is ${answer.json.state} again.`,
+      outcome,
+    }));
+  }
+  if (session.can('remove', type)) {
+    buttons.push(actionButton('Remove', {
+      confirmation: { title: 'Remove this job?', message: `Every trace of ${name} is deleted; a running processor is told to stop.`, confirmLabel: 'Remove' },
+      perform: () => call('DELETE', jobPath(type, id)),
+      done: () => 'The job was removed.',
+      outcome, danger: true,
+    }));
+  }
+  return buttons;
+}
+
+export async function render(main, { params: [type, id], signal }) {
+  const title = h('h1', null, 'Job ', h('code', null, id));
+  const live = h('span', { class: 'live', id: 'live', role: 'status' }, 'connecting…');
+  const buttons = h('div', { class: 'actions', id: 'actions' });
+  const outcome = h('div', { class: 'outcome' });
+  const body = h('div', { id: 'job' });
+  replace(main, title,
+    h('p', null, 'Type ', h('a', { href: `#/type/${encodeURIComponent(type)}` }, type), ' · ',
+      h('a', { href: route('/jobs', { type }) }, 'its jobs'), ' · ', live),
+    buttons, outcome, body);
+
+  let lastState = null;
+  const draw = (text) => {
+    const job = JSON.parse(text);
+    const data = membersOf(text).get('data');
+    replace(body, fields(job),
+      h('section', null, h('h2', null, 'Data'), h('pre', { class: 'data', id: 'data' }, data === undefined ? '' : indent(data))),
+      h('section', null, h('h2', null, 'History'), history(job)));
+    // Buttons follow the state (cancel only while not finished, retry once finished), but are
+    // not redrawn on every heartbeat, so that focus stays where the keyboard left it.
+    if (job.state !== lastState) {
+      lastState = job.state;
+      replace(buttons, actions(job, outcome));
+    }
+  };
+
+  // The stream's first event is the job as it is; the page is drawn from it. A job that does not
+  // exist is told apart by a plain GET, whose problem the router shows.
+  const first = await call('GET', jobPath(type, id), { signal });
+  draw(first.text);
+  follow(type, id, {
+    signal,
+    onState: draw,
+    onRemoved: () => {
+      replace(buttons);
+      replace(body, h('p', { class: 'problem', role: 'alert', id: 'removed' }, 'This job was removed.'));
+    },
+    onStatus: (status) => {
+      live.textContent = { live: 'live', reconnecting: 'reconnecting…', ended: 'not following' }[status];
+      live.dataset.status = status;
+    },
+  });
+}

@@ -1,0 +1,103 @@
+// Jobs filtered by type, state, result and group, a page at a time, and lookup by id. The
+// filters live in the hash (#/jobs?type=email&state=finished&result=failed&cursor=…), so a
+// filtered page can be bookmarked and the browser's back button walks back through pages.
+import { get } from '../api.js';
+import { problem } from '../confirm.js';
+import { h, replace, route, segment, table } from '../dom.js';
+import * as format from '../format.js';
+
+const TYPE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const FILTERS = ['type', 'state', 'result', 'group', 'limit'];
+
+function select(name, label, options, value) {
+  return h('label', null, label, h('select', { name },
+    options.map(([optionValue, text]) => h('option', { value: optionValue, selected: optionValue === (value ?? '') }, text))));
+}
+
+function filterForm(query) {
+  const form = h('form', { class: 'filters', id: 'filters' },
+    h('label', null, 'Type', h('input', { name: 'type', value: query.get('type') ?? '', placeholder: 'email or email* (any)', autocomplete: 'off' })),
+    select('state', 'State', [['', 'any'], ['pending', 'pending'], ['running', 'running'], ['finished', 'finished']], query.get('state')),
+    select('result', 'Result', [['', 'any'], ['succeeded', 'succeeded'], ['failed', 'failed'], ['cancelled', 'cancelled']], query.get('result')),
+    h('label', null, 'Group', h('input', { name: 'group', value: query.get('group') ?? '', placeholder: 'any', autocomplete: 'off' })),
+    // An empty group field means any group; the default group ("") needs saying apart.
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'defaultGroup', checked: query.get('group') === '' }),
+      'default group only'),
+    select('limit', 'Per page', [['', '100'], ['20', '20'], ['500', '500'], ['1000', '1000']], query.get('limit')),
+    h('button', { type: 'submit' }, 'Filter'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const params = {};
+    for (const name of FILTERS) {
+      const value = String(data.get(name) ?? '').trim();
+      if (value !== '') params[name] = value;
+    }
+    if (data.get('defaultGroup')) params.group = '';
+    // A result only exists on finished jobs; saying it implies the state.
+    if (params.result) params.state = 'finished';
+    location.hash = route('/jobs', params);
+  });
+  return form;
+}
+
+function lookupForm(query) {
+  const form = h('form', { class: 'filters', id: 'lookup' },
+    h('label', null, 'Type', h('input', { name: 'type', required: true, value: query.get('type') ?? '', autocomplete: 'off' })),
+    h('label', null, 'Id', h('input', { name: 'id', required: true, autocomplete: 'off' })),
+    h('button', { type: 'submit' }, 'Open job'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    location.hash = `#/job/${segment(String(data.get('type')).trim())}/${segment(String(data.get('id')))}`;
+  });
+  return form;
+}
+
+/**
+ * One page of the listing: an exact type name uses GET /v1/jobs/{type}; a glob, or no type,
+ * the listing across types, GET /v1/jobs?type=…
+ */
+function fetchPage(query, signal) {
+  const type = query.get('type');
+  const params = {};
+  for (const name of ['state', 'result', 'group', 'limit', 'cursor']) {
+    if (query.has(name)) params[name] = query.get(name);
+  }
+  if (type && TYPE_NAME.test(type)) return get(`v1/jobs/${segment(type)}`, params, signal);
+  return get('v1/jobs', { ...params, type: type || undefined }, signal);
+}
+
+function jobRow(job) {
+  return h('tr', { 'data-job': job.id },
+    h('td', null, job.type),
+    h('td', null, h('a', { href: `#/job/${segment(job.type)}/${segment(job.id)}` }, job.id)),
+    h('td', null, h('span', { class: `badge ${job.result ?? job.state}` }, job.result ?? job.state)),
+    h('td', null, job.group === '' ? h('span', { class: 'muted' }, 'default') : job.group),
+    h('td', null, job.priority),
+    h('td', { title: job.scheduledAt ?? '' }, format.relative(job.scheduledAt)),
+    h('td', { class: 'num' }, format.count(job.attempt)),
+    h('td', null, h('span', { class: 'error-text' }, job.lastError ?? '')));
+}
+
+export async function render(main, { query, signal }) {
+  const results = h('div', { id: 'results' });
+  replace(main, h('h1', null, 'Jobs'), filterForm(query), results,
+    h('h2', null, 'Open a job by id'), lookupForm(query));
+  if (!query.has('type') && !query.has('state') && !query.has('group')) {
+    replace(results, h('p', { class: 'muted' }, 'Name a type (or a glob such as email*) or a state to list jobs.'));
+    return;
+  }
+  try {
+    const page = await fetchPage(query, signal);
+    const filters = Object.fromEntries(FILTERS.filter((n) => query.has(n)).map((n) => [n, query.get(n)]));
+    replace(results,
+      page.jobs.length === 0 ? h('p', { class: 'muted' }, page.next ? 'No matching job in this stretch of the listing; the next page may hold some.' : 'No matching job.')
+        : table(['Type', 'Id', 'State', 'Group', 'Priority', 'Scheduled', 'Attempt', 'Last error'], page.jobs.map(jobRow), { id: 'job-list' }),
+      h('nav', { class: 'paging', 'aria-label': 'Pages' },
+        query.has('cursor') ? h('a', { href: route('/jobs', filters) }, 'First page') : null,
+        page.next ? h('a', { href: route('/jobs', { ...filters, cursor: page.next }), rel: 'next' }, 'Next page') : null));
+  } catch (error) {
+    if (!signal.aborted) replace(results, problem(error));
+  }
+}

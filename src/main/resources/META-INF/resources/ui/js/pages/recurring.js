@@ -1,0 +1,90 @@
+// Recurring jobs and their next runs. The API has no filter for jobs with a repeat, so this page
+// reads the listings of every type (up to SCAN_LIMIT jobs, and says so when it stops there) and
+// asks POST /v1/repeat/preview for the runs after each one's next. A form previews any expression.
+import { call, get } from '../api.js';
+import { problem } from '../confirm.js';
+import { h, replace, segment, table } from '../dom.js';
+import * as format from '../format.js';
+
+const SCAN_LIMIT = 10000;
+const RUNS_SHOWN = 3;
+/** Each preview is a call of its own: the jobs after these show their next run only. */
+const PREVIEWS = 100;
+
+async function preview(body, signal) {
+  return (await call('POST', 'v1/repeat/preview', { body, signal })).json;
+}
+
+function previewForm(signal) {
+  const output = h('div', { id: 'preview-result', 'aria-live': 'polite' });
+  const form = h('form', { class: 'filters', id: 'preview' },
+    h('label', { class: 'wide' }, 'Repeat', h('input', { name: 'repeat', required: true, placeholder: 'SCHEDULED, +1 HOUR · DAILY · CRON 0 4 * * *', autocomplete: 'off' })),
+    h('label', null, 'Runs', h('input', { name: 'count', type: 'number', min: 1, max: 100, value: 5 })),
+    h('button', { type: 'submit' }, 'Preview'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    try {
+      const answer = await preview({ repeat: String(data.get('repeat')), count: Number(data.get('count')) }, signal);
+      replace(output, h('p', null, 'Normalized: ', h('code', { id: 'normalized' }, answer.normalized)),
+        h('ol', { id: 'next-runs' }, answer.next.map((t) => h('li', null, h('code', null, t), ' ', h('span', { class: 'muted' }, format.relative(t))))));
+    } catch (error) {
+      replace(output, problem(error));
+    }
+  });
+  return [form, output];
+}
+
+/** Jobs with a repeat, type by type, until the listings end or SCAN_LIMIT jobs were read. */
+async function scan(signal) {
+  const { types } = await get('v1/types', undefined, signal);
+  const found = [];
+  let read = 0;
+  for (const { type } of types) {
+    let cursor;
+    do {
+      const page = await get(`v1/jobs/${segment(type)}`, { limit: 1000, cursor }, signal);
+      read += page.jobs.length;
+      found.push(...page.jobs.filter((job) => job.repeat !== null));
+      cursor = page.next;
+      if (read >= SCAN_LIMIT) return { found, complete: false, read };
+    } while (cursor);
+  }
+  return { found, complete: true, read };
+}
+
+async function nextRuns(job, previewed, signal) {
+  if (job.state !== 'pending') return h('span', { class: 'muted' }, `${job.state}; its next run is computed when this run ends`);
+  const at = job.scheduledAt;
+  if (!previewed) return h('ol', { class: 'runs' }, h('li', { title: at }, format.time(at)));
+  try {
+    const answer = await preview({ repeat: job.repeat, scheduledAt: at, startedAt: at, finishedAt: at, count: RUNS_SHOWN }, signal);
+    return h('ol', { class: 'runs' }, [at, ...answer.next].map((t) => h('li', { title: t }, format.time(t))));
+  } catch (error) {
+    return problem(error);
+  }
+}
+
+export async function render(main, { signal }) {
+  const list = h('div', { id: 'recurring' }, h('p', { class: 'muted' }, 'Reading the listings…'));
+  replace(main, h('h1', null, 'Recurring jobs'),
+    h('h2', null, 'Preview a repeat expression'), previewForm(signal),
+    h('h2', null, 'Jobs that repeat'), list);
+  try {
+    const { found, complete, read } = await scan(signal);
+    const rows = [];
+    for (const [index, job] of found.entries()) {
+      rows.push(h('tr', { 'data-job': job.id },
+        h('td', null, job.type),
+        h('td', null, h('a', { href: `#/job/${segment(job.type)}/${segment(job.id)}` }, job.id)),
+        h('td', null, h('code', null, job.repeat)),
+        h('td', null, await nextRuns(job, index < PREVIEWS, signal))));
+    }
+    replace(list,
+      complete ? null : h('p', { class: 'problem' }, `Stopped after reading ${read} jobs; recurring jobs further along the listings are not shown.`),
+      rows.length === 0 ? h('p', { class: 'muted' }, 'No job repeats.')
+        : table(['Type', 'Id', 'Repeat', 'Next runs'], rows));
+  } catch (error) {
+    if (!signal.aborted) replace(list, problem(error));
+  }
+}

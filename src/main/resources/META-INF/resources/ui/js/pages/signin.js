@@ -1,0 +1,32 @@
+// Sign-in with a bearer token. The token goes to sessionStorage only (auth.js); the service is
+// asked at once who it names (GET /v1/me), and a token it does not know is dropped again.
+import * as auth from '../auth.js';
+import { problem } from '../confirm.js';
+import { h, replace } from '../dom.js';
+import * as session from '../session.js';
+
+export async function render(main, { refreshSession, navigate }) {
+  const outcome = h('div', { class: 'outcome' });
+  const input = h('input', { name: 'token', type: 'password', required: true, autocomplete: 'off', id: 'token' });
+  const form = h('form', { class: 'signin', id: 'signin' },
+    h('label', null, 'Bearer token', input),
+    h('button', { type: 'submit' }, 'Sign in'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    auth.signIn(input.value);
+    input.value = '';
+    const refusal = await refreshSession();
+    if (refusal) {
+      auth.signOut();
+      await refreshSession();
+      replace(outcome, problem(refusal));
+      return;
+    }
+    // Signed in on the way to another page (the service wanted a token first): show that page.
+    navigate(location.hash.startsWith('#/signin') ? '#/' : location.hash);
+  });
+  const why = session.needsSignIn() ? [h('p', null, 'The service asks for a token before it shows anything:'), problem(session.refusal())]
+    : h('p', { class: 'muted' }, 'The service answers without a token here (it serves loopback clients when no token is configured); sign in to act as a token\'s name and roles.');
+  replace(main, h('h1', null, 'Sign in'), why, form, outcome);
+  input.focus();
+}

@@ -1,0 +1,102 @@
+// One type: its settings and counts, pause and resume, its fairness groups with their counts,
+// and its failed jobs with their last errors.
+import { call, get, typePath } from '../api.js';
+import { actionButton, problem } from '../confirm.js';
+import { h, replace, route, segment, table } from '../dom.js';
+import * as format from '../format.js';
+import * as session from '../session.js';
+
+/** Members shown elsewhere on the page; every other member of the type object is a setting. */
+const NOT_SETTINGS = new Set(['type', 'counts', 'paused', 'oldestDueAt']);
+const FAILURES_SHOWN = 20;
+
+function header(type, refresh) {
+  const outcome = h('div', { class: 'outcome' });
+  const name = type.type;
+  const pausing = !type.paused;
+  const button = session.can('pause', name) ? actionButton(pausing ? 'Pause' : 'Resume', {
+    confirmation: pausing
+      ? { title: `Pause ${name}?`, message: 'Workers get no job of this type until it is resumed. Jobs can still be added.', confirmLabel: 'Pause' }
+      : { title: `Resume ${name}?`, message: 'Waiting workers get its due jobs at once.', confirmLabel: 'Resume' },
+    perform: () => call('POST', typePath(name, pausing ? '/pause' : '/resume')),
+    done: (answer) => { refresh(); return answer.json.paused ? `${name} is paused.` : `${name} is running.`; },
+    outcome,
+  }) : null;
+  return [
+    h('h1', null, 'Type ', h('code', null, name), ' ',
+      h('span', { class: type.paused ? 'badge paused' : 'badge', 'data-paused': String(Boolean(type.paused)) },
+        type.paused ? 'paused' : 'active')),
+    h('div', { class: 'actions' }, button,
+      h('a', { href: route('/jobs', { type: name }) }, 'All jobs'),
+      session.can('bulk', name) ? h('a', { href: route('/bulk', { type: name }) }, 'Retry failed jobs…') : null),
+    outcome,
+  ];
+}
+
+function counts(type) {
+  const c = type.counts ?? {};
+  return h('dl', { class: 'counts' }, Object.entries(c).map(([state, n]) =>
+    h('div', { 'data-count': state }, h('dt', null, state), h('dd', null, format.count(n)))),
+  h('div', null, h('dt', null, 'oldest due'),
+    h('dd', { title: type.oldestDueAt ?? '' }, 'oldestDueAt' in type ? format.relative(type.oldestDueAt) : 'n/a')));
+}
+
+function settings(type) {
+  const rows = Object.entries(type).filter(([name]) => !NOT_SETTINGS.has(name));
+  return h('section', null, h('h2', null, 'Settings'),
+    h('dl', { class: 'fields' }, rows.map(([name, value]) =>
+      h('div', null, h('dt', null, name), h('dd', null, h('code', null, format.setting(value)))))));
+}
+
+/** The groups, a page at a time (GET /v1/types/{type}/groups). */
+function groups(name, signal) {
+  const section = h('section', { id: 'groups' }, h('h2', null, 'Fairness groups'));
+  const body = h('div');
+  section.append(body);
+  const load = async (cursor) => {
+    try {
+      const page = await get(typePath(name, '/groups'), { limit: 50, cursor }, signal);
+      const rows = page.groups.map((g) => h('tr', { 'data-group': g.group },
+        h('th', { scope: 'row' }, h('a', { href: route('/jobs', { type: name, group: g.group }) },
+          g.group === '' ? '(default group)' : g.group)),
+        ['pending', 'due', 'running'].map((state) => h('td', { class: 'num', 'data-count': state }, format.count(g[state])))));
+      const more = page.next ? h('button', { type: 'button' }, 'More groups') : null;
+      more?.addEventListener('click', () => { more.remove(); load(page.next); });
+      if (!cursor) replace(body);
+      body.append(rows.length === 0 && !cursor ? h('p', { class: 'muted' }, 'No group has pending or running jobs.')
+        : table(['Group', 'Pending', 'Due', 'Running'], rows), more ?? '');
+    } catch (error) {
+      if (!signal.aborted) replace(body, problem(error));
+    }
+  };
+  load(undefined);
+  return section;
+}
+
+/** The first failed jobs of the listing (id order, i.e. creation order), latest failure first. */
+async function failures(name, signal) {
+  const section = h('section', { id: 'failures' }, h('h2', null, 'Failed jobs'));
+  try {
+    const page = await get(`v1/jobs/${segment(name)}`, { state: 'finished', result: 'failed', limit: FAILURES_SHOWN }, signal);
+    const jobs = page.jobs.sort((a, b) => (b.finishedAt ?? '').localeCompare(a.finishedAt ?? ''));
+    section.append(jobs.length === 0 ? h('p', { class: 'muted' }, 'No failed jobs.')
+      : table(['Job', 'Finished', 'Attempts', 'Last error'], jobs.map((job) => h('tr', { 'data-job': job.id },
+        h('td', null, h('a', { href: `#/job/${segment(job.type)}/${segment(job.id)}` }, job.id)),
+        h('td', { title: job.finishedAt ?? '' }, format.relative(job.finishedAt)),
+        h('td', { class: 'num' }, format.count(job.attempt)),
+        h('td', null, h('span', { class: 'error-text' }, job.lastError ?? '—'))))));
+    if (page.next) {
+      section.append(h('p', null, h('a', { href: route('/jobs', { type: name, state: 'finished', result: 'failed' }) },
+        'All failed jobs')));
+    }
+  } catch (error) {
+    if (!signal.aborted) section.append(problem(error));
+  }
+  return section;
+}
+
+export async function render(main, { params: [name], signal }) {
+  const type = await get(typePath(name), undefined, signal);
+  const refresh = () => { if (!signal.aborted) render(main, { params: [name], signal }); };
+  replace(main, header(type, refresh), counts(type), settings(type), groups(name, signal), await failures(name, signal));
+}

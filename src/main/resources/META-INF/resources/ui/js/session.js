@@ -1,0 +1,78 @@
+// Who the dashboard is talking as, and what that lets it do. The service decides every call;
+// this only keeps buttons a token may not use off the page.
+import { ApiError, get } from './api.js';
+import { token } from './auth.js';
+
+const ALL_ROLES = ['viewer', 'producer', 'worker', 'admin'];
+
+/** What each button needs, by the contract's role table. */
+const NEEDS = {
+  cancel: ['producer', 'admin'],
+  retry: ['producer', 'admin'],
+  remove: ['producer', 'admin'],
+  pause: ['admin'],
+  bulk: ['admin'],
+};
+
+let current = null; // {name, roles, types} once known; null when the service wants a token first
+let signInNeeded = false;
+let refused = null; // the service's answer to /v1/me when it wants a (different) token
+
+/**
+ * Asks the service who we are (GET /v1/me). A service without authentication has no /v1/me and
+ * answers 404: it serves every request, so the dashboard acts as the contract's loopback
+ * "anonymous" with every role.
+ */
+export async function load() {
+  try {
+    current = await get('v1/me');
+    signInNeeded = false;
+    refused = null;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status === 404) {
+      current = { name: 'anonymous', roles: ALL_ROLES, types: null };
+      signInNeeded = false;
+      refused = null;
+    } else if (error.status === 401 || error.status === 403) {
+      current = null;
+      signInNeeded = true;
+      refused = error;
+      return error;
+    } else {
+      throw error;
+    }
+  }
+  return null;
+}
+
+export function me() {
+  return current;
+}
+
+/** True when the service answered 401/403 to /v1/me: nothing can be shown before a sign-in. */
+export function needsSignIn() {
+  return signInNeeded;
+}
+
+/** Why the service wants a token (its 401 or 403 problem), or null. */
+export function refusal() {
+  return refused;
+}
+
+export function signedInWithToken() {
+  return token() !== null;
+}
+
+/** '*' and '?' as in the contract's type globs. */
+export function globMatches(glob, name) {
+  const pattern = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
+  return new RegExp(`^${pattern}$`).test(name);
+}
+
+/** May the current token use this button, on this type (when it names one)? */
+export function can(action, type) {
+  if (!current) return false;
+  if (!NEEDS[action].some((role) => current.roles.includes(role))) return false;
+  return type === undefined || current.types == null || current.types.some((glob) => globMatches(glob, type));
+}

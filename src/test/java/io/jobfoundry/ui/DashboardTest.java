@@ -1,0 +1,92 @@
+package io.jobfoundry.ui;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.junit.QuarkusTest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dashboard as the service serves it: the redirects into {@code /ui/}, every file with its
+ * Content-Security-Policy, and the rules its sources keep so that the policy and the text-only
+ * rendering hold (ui-tests/ checks the same in a browser).
+ */
+@QuarkusTest
+class DashboardTest {
+
+    private static final Path FILES = Path.of("src/main/resources/META-INF/resources/ui");
+    /** docs/dashboard.md states the weight; this keeps it honest. */
+    private static final long MAX_BYTES = 80 * 1024;
+
+    @Test
+    void theRootAndUiWithoutItsSlashRedirectIntoTheDashboard() {
+        for (String path : List.of("/", "/ui")) {
+            given().redirects().follow(false).get(path).then().statusCode(302).header("Location", "ui/");
+        }
+    }
+
+    @Test
+    void everyFileIsServedUnderAPolicyWithoutInlineScriptOrStyle() throws IOException {
+        for (Path file : files()) {
+            String path = "/ui/" + FILES.relativize(file).toString().replace('\\', '/');
+            String policy = given().get(path).then().statusCode(200)
+                    .header("X-Content-Type-Options", "nosniff")
+                    .extract().header("Content-Security-Policy");
+            assertTrue(policy != null && policy.contains("script-src 'self'") && policy.contains("style-src 'self'")
+                    && policy.contains("default-src 'none'") && !policy.contains("unsafe"), path + ": " + policy);
+        }
+        given().get("/ui/").then().statusCode(200).contentType(startsWith("text/html"))
+                .body(containsString("<script type=\"module\" src=\"app.js\"></script>"));
+        given().get("/ui/app.js").then().statusCode(200).contentType(startsWith("text/javascript"));
+    }
+
+    @Test
+    void anUnknownDashboardFileIsA404() {
+        given().get("/ui/missing.js").then().statusCode(404).header("Content-Security-Policy", not(equalTo(null)));
+    }
+
+    /** Markup strings and inline code would need the policy loosened, or let data become markup. */
+    @Test
+    void theSourcesBuildPagesWithoutMarkupStringsInlineCodeOrOtherHosts() throws IOException {
+        Pattern forbidden = Pattern.compile(
+                "innerHTML|outerHTML|insertAdjacentHTML|document\\.write|\\beval\\(|new Function\\(|<script>|\\son[a-z]+=|\\sstyle="
+                        + "|https?://(?!www\\.w3\\.org/2000/svg)");
+        List<String> found = new ArrayList<>();
+        for (Path file : files()) {
+            List<String> lines = Files.readAllLines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                if (forbidden.matcher(lines.get(i)).find() && !lines.get(i).trim().startsWith("//")) {
+                    found.add(FILES.relativize(file) + ":" + (i + 1) + ": " + lines.get(i).trim());
+                }
+            }
+        }
+        assertEquals(List.of(), found);
+    }
+
+    @Test
+    void theDashboardStaysSmall() throws IOException {
+        long bytes = 0;
+        for (Path file : files()) {
+            bytes += Files.size(file);
+        }
+        assertTrue(bytes <= MAX_BYTES, "the dashboard weighs " + bytes + " bytes");
+    }
+
+    private static List<Path> files() throws IOException {
+        try (Stream<Path> walk = Files.walk(FILES)) {
+            return walk.filter(Files::isRegularFile).sorted().toList();
+        }
+    }
+}

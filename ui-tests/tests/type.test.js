@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { confirmAction, launch, ok, openPage, runOne, served, uniqueType } from './harness.js';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('a type page shows its settings, counts and failed jobs with their last errors', async () => {
+  const type = uniqueType('type');
+  await ok('PUT', `/v1/types/${type}`, { activityTimeout: 45, maxAttempts: 1 });
+  await ok('POST', `/v1/jobs/${type}`, {});
+  await runOne(type, 'failed', 'disk full on host-3');
+  await ok('POST', `/v1/jobs/${type}`, {});
+
+  const ui = await openPage(browser);
+  await ui.goto(`#/type/${type}`);
+  await ui.page.locator('#failures').waitFor();
+  const settings = await ui.page.locator('dl.fields').textContent();
+  assert.match(settings, /activityTimeout\s*45/);
+  assert.match(settings, /maxAttempts\s*1/);
+  assert.equal(await ui.page.locator('dl.counts [data-count="failed"] dd').textContent(), '1');
+  assert.equal(await ui.page.locator('dl.counts [data-count="pending"] dd').textContent(), '1');
+  assert.match(await ui.page.locator('#failures tbody').textContent(), /disk full on host-3/);
+  ui.check();
+  await ui.close();
+});
+
+test('a type page lists the fairness groups with their counts', async (t) => {
+  const type = uniqueType('groups');
+  if (!(await served('GET', `/v1/types/${type}/groups`))) {
+    t.skip('GET /v1/types/{type}/groups is not served by this build (operating the queue, on main)');
+    return;
+  }
+  await ok('POST', '/v1/jobs', { jobs: [
+    { type, group: 'tenant-a' }, { type, group: 'tenant-a' }, { type, group: 'tenant-b' }, { type },
+  ] });
+  const ui = await openPage(browser);
+  await ui.goto(`#/type/${type}`);
+  await ui.page.locator('#groups tr[data-group="tenant-a"]').waitFor();
+  const pending = (group) => ui.page.locator(`#groups tr[data-group="${group}"] td[data-count="pending"]`).textContent();
+  assert.equal(await pending('tenant-a'), '2');
+  assert.equal(await pending('tenant-b'), '1');
+  assert.equal(await pending(''), '1');
+  // A group leads to its jobs.
+  await ui.page.locator('#groups tr[data-group="tenant-b"] a').click();
+  await ui.page.locator('#job-list tbody tr').first().waitFor();
+  assert.equal(await ui.page.locator('#job-list tbody tr').count(), 1);
+  ui.check();
+  await ui.close();
+});
+
+test('pause and resume from the type page', async () => {
+  const type = uniqueType('pause');
+  await ok('POST', `/v1/jobs/${type}`, {});
+  const ui = await openPage(browser);
+  await ui.goto(`#/type/${type}`);
+  await ui.page.locator('[data-paused="false"]').waitFor();
+
+  await confirmAction(ui.page, 'Pause', 'Pause');
+  await ui.page.locator('[data-paused="true"]').waitFor();
+  assert.equal((await ok('GET', `/v1/types/${type}`)).paused, true);
+  // A paused type hands out nothing.
+  assert.deepEqual(await ok('POST', '/v1/accept', { types: [type], max: 1 }), null);
+
+  await confirmAction(ui.page, 'Resume', 'Resume');
+  await ui.page.locator('[data-paused="false"]').waitFor();
+  assert.equal((await ok('GET', `/v1/types/${type}`)).paused, false);
+  ui.check();
+  await ui.close();
+});
