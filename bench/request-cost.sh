@@ -14,10 +14,16 @@
 #   bench/request-cost.sh HEAD~3 .           # ... and an earlier commit, built in a worktree
 #   bench/request-cost.sh /tmp/try/quarkus-app .   # ... a build packaged by hand (a folder with quarkus-run.jar)
 #   ROUNDS=5 SHAPES="get 404" bench/request-cost.sh
+#   bench/request-cost.sh . .+auth           # the working tree without and with a bearer token
+#
+# A ref ending in +auth is that build started with one token configured (role admin, every type)
+# and every request sending it, so the runs show what checking a token costs; without +auth the
+# service runs in protected mode from loopback, which checks no token.
 #
 # Settings (environment): ROUNDS (3), DURATION (10, seconds of each measured run), WARMUP (20, seconds
 # of wrk before it), CONNECTIONS (16), THREADS (2), SHAPES ("get 404 create"), DURABILITY (fsync,
-# the service's default), JAVA_OPTS (extra JVM flags for every application), OUT
+# the service's default), JAVA_OPTS (extra JVM flags for every application), READY_TIMEOUT (60, seconds
+# an application may take to get ready: more on a loaded machine), OUT
 # (target/bench/request-cost). Output: the console, $OUT/results.jsonl (one line per run) and
 # $OUT/summary.txt (medians).
 set -euo pipefail
@@ -32,6 +38,7 @@ THREADS=${THREADS:-2}
 SHAPES=${SHAPES:-get 404 create}
 DURABILITY=${DURABILITY:-fsync}
 JAVA_OPTS=${JAVA_OPTS:-}
+READY_TIMEOUT=${READY_TIMEOUT:-60}
 OUT=${OUT:-target/bench/request-cost}
 [ $# -gt 0 ] || set -- .
 
@@ -70,15 +77,27 @@ package_ref() {
 
 labels=(bare)
 apps=("$BENCH_WORK/bare")
-for ref in "$@"; do
+auth=(0)
+BENCH_TOKEN=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+BENCH_TOKEN_HASH=sha256:$(printf %s "$BENCH_TOKEN" | sha256sum | cut -d' ' -f1)
+declare -A packaged=()
+for given in "$@"; do
+  ref=${given%+auth}
   i=${#apps[@]}
-  package_ref "$ref" "$BENCH_WORK/app-$i"
-  if [ -f "$ref/quarkus-run.jar" ]; then
-    labels+=("jobfoundry $ref")
-  elif [ "$ref" = . ]; then
-    labels+=("jobfoundry .($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src pom.xml || echo +changes))")
+  if [ -n "${packaged[$ref]:-}" ]; then
+    cp -r "${packaged[$ref]}" "$BENCH_WORK/app-$i" # the same build, with or without a token
   else
-    labels+=("jobfoundry $ref($(git rev-parse --short "$ref"))")
+    package_ref "$ref" "$BENCH_WORK/app-$i"
+    packaged[$ref]=$BENCH_WORK/app-$i
+  fi
+  [ "$ref" != "$given" ] && auth+=(1) || auth+=(0)
+  suffix=${given#"$ref"}
+  if [ -f "$ref/quarkus-run.jar" ]; then
+    labels+=("jobfoundry $ref$suffix")
+  elif [ "$ref" = . ]; then
+    labels+=("jobfoundry .($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src pom.xml || echo +changes))$suffix")
+  else
+    labels+=("jobfoundry $ref($(git rev-parse --short "$ref"))$suffix")
   fi
   apps+=("$BENCH_WORK/app-$i")
 done
@@ -99,23 +118,29 @@ start_app() {
     start_logged "$OUT/app-$i.log" java $JAVA_OPTS -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port" \
       -jar "${apps[0]}/quarkus-run.jar"
     APP_PID=$STARTED_PID
-    wait_until 60 curl -fsS "$APP_URL/ready" || die "the bare application did not get ready; see $OUT/app-$i.log"
+    wait_until "$READY_TIMEOUT" curl -fsS "$APP_URL/ready" || die "the bare application did not get ready; see $OUT/app-$i.log"
   else
-    local store=$BENCH_WORK/store-$round-$i
+    local store=$BENCH_WORK/store-$round-$i token=()
     mkdir -p "$store"
+    if [ "${auth[$i]}" = 1 ]; then
+      token=(-Djobfoundry.auth.tokens.bench.hash="$BENCH_TOKEN_HASH" -Djobfoundry.auth.tokens.bench.roles=admin)
+    fi
     # shellcheck disable=SC2086
     start_logged "$OUT/app-$i.log" env JOBFOUNDRY_EMBEDDED_PATH="$store/jobfoundry.db" \
-      JOBFOUNDRY_EMBEDDED_DURABILITY="$DURABILITY" java $JAVA_OPTS -Dquarkus.http.host=127.0.0.1 \
+      JOBFOUNDRY_EMBEDDED_DURABILITY="$DURABILITY" java $JAVA_OPTS "${token[@]}" -Dquarkus.http.host=127.0.0.1 \
       -Dquarkus.http.port="$port" -jar "${apps[$i]}/quarkus-run.jar"
     APP_PID=$STARTED_PID
-    wait_until 60 curl -fsS "$APP_URL/q/health/ready" || die "Jobfoundry did not get ready; see $OUT/app-$i.log"
+    wait_until "$READY_TIMEOUT" curl -fsS "$APP_URL/q/health/ready" || die "Jobfoundry did not get ready; see $OUT/app-$i.log"
   fi
+  AUTH_HEADER=()
+  [ "${auth[$i]}" = 1 ] && AUTH_HEADER=(-H "Authorization: Bearer $BENCH_TOKEN")
+  return 0
 }
 
 # The job the get shape reads: created through the API, its path from the Location header.
 seed_job() {
   local location
-  location=$(curl -fsS -o /dev/null -D - -X POST -H 'Content-Type: application/json' \
+  location=$(curl -fsS -o /dev/null -D - -X POST -H 'Content-Type: application/json' "${AUTH_HEADER[@]}" \
     --data '{"data":{"to":"someone@example.com","n":1}}' "$APP_URL/v1/jobs/bench" \
     | tr -d '\r' | sed -n 's/^[Ll]ocation: *//p')
   [ -n "$location" ] || die "creating the job to read returned no Location"
@@ -135,7 +160,7 @@ run_wrk() {
     create) url="$APP_URL/v1/jobs/bench"; args=(-s "$BENCH_WORK/create.lua") ;;
     *) die "unknown shape $shape" ;;
   esac
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${seconds}s" "${args[@]}" "$url" >"$BENCH_WORK/wrk.out" 2>&1 \
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${seconds}s" "${args[@]}" "${AUTH_HEADER[@]}" "$url" >"$BENCH_WORK/wrk.out" 2>&1 \
     || die "wrk failed: $(cat "$BENCH_WORK/wrk.out")"
   local requests rate bad
   requests=$(sed -n 's/^ *\([0-9]*\) requests in .*/\1/p' "$BENCH_WORK/wrk.out")

@@ -1,8 +1,9 @@
 package io.jobfoundry.api;
 
+import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.LeasedJob;
-import io.jobfoundry.jobs.waits.JobWaits;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -29,12 +30,12 @@ public class AcceptResource {
     /** The shortest wait taken, other than 0: anything shorter is a unit mistaken, not a wait wanted. */
     static final int SHORTEST_WAIT_MILLIS = 100;
 
-    private final JobWaits waits;
+    private final CallerJobs jobs;
     private final RequestBodies bodies;
     private final ApiConfig config;
 
-    AcceptResource(JobWaits waits, RequestBodies bodies, ApiConfig config) {
-        this.waits = waits;
+    AcceptResource(CallerJobs jobs, RequestBodies bodies, ApiConfig config) {
+        this.jobs = jobs;
         this.bodies = bodies;
         this.config = config;
     }
@@ -58,6 +59,7 @@ public class AcceptResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.WORKER_NAME)
     @POST
     public CompletionStage<Response> accept(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         JsonBody request = bodies.read(contentType, body).allow("types", "max", "wait", "maxScheduledAt", "worker");
@@ -73,7 +75,7 @@ public class AcceptResource {
                     + SHORTEST_WAIT_MILLIS + " ms, which is nearly always seconds meant; send " + wait.toMillis() * 1000
                     + " for " + wait.toMillis() + " s, or 0 to answer at once");
         }
-        return Suspended.onRequestContext(waits.accept(accept, wait), AcceptResource::answer);
+        return Suspended.onRequestContext(jobs.jobs().accept(accept, wait), AcceptResource::answer);
     }
 
     private static Response answer(List<LeasedJob> jobs) {

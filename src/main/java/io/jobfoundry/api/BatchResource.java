@@ -1,6 +1,7 @@
 package io.jobfoundry.api;
 
 import io.jobfoundry.jobs.JobBatches;
+import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.DataTooLargeException;
@@ -10,6 +11,7 @@ import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.ItemResult;
 import io.jobfoundry.jobs.model.NewJob;
 import io.jobfoundry.repeat.RepeatException;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -40,10 +42,12 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class BatchResource {
 
     private final JobBatches batches;
+    private final CallerJobs callers;
     private final RequestBodies bodies;
 
-    BatchResource(JobEngine engine, RequestBodies bodies) {
+    BatchResource(JobEngine engine, CallerJobs callers, RequestBodies bodies) {
         this.batches = engine.batches();
+        this.callers = callers;
         this.bodies = bodies;
     }
 
@@ -58,6 +62,7 @@ public class BatchResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.PRODUCER_NAME)
     @POST
     @Path("jobs")
     public CompletionStage<Map<String, Object>> createAll(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -68,7 +73,7 @@ public class BatchResource {
             batches.check(job);
             return job;
         }, job -> job.id() == null ? null : job.type() + '\u0000' + job.id());
-        return Suspended.onRequestContext(batches.createAll(jobs), added -> Map.of("jobs", added.stream()
+        return Suspended.onRequestContext(callers.jobs().createAll(jobs), added -> Map.of("jobs", added.stream()
                 .map(BatchResource::created).toList()));
     }
 
@@ -82,6 +87,7 @@ public class BatchResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.WORKER_NAME)
     @POST
     @Path("finish")
     public CompletionStage<Map<String, Object>> finishAll(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -94,7 +100,7 @@ public class BatchResource {
             batches.check(finish);
             return finish;
         }, finish -> finish.type() + '\u0000' + finish.id());
-        return Suspended.onRequestContext(batches.finishAll(items), BatchResource::results);
+        return Suspended.onRequestContext(callers.jobs().finishAll(items), BatchResource::results);
     }
 
     @Operation(operationId = "heartbeatJobs", summary = "Heartbeat many runs in one transaction",
@@ -106,6 +112,7 @@ public class BatchResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.WORKER_NAME)
     @POST
     @Path("heartbeat")
     public CompletionStage<Map<String, Object>> heartbeatAll(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -117,7 +124,7 @@ public class BatchResource {
             batches.check(heartbeat);
             return heartbeat;
         }, heartbeat -> heartbeat.type() + '\u0000' + heartbeat.id());
-        return Suspended.onRequestContext(batches.heartbeatAll(items), BatchResource::results);
+        return Suspended.onRequestContext(callers.jobs().heartbeatAll(items), BatchResource::results);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.jobfoundry.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jobfoundry.jobs.model.JobEvent;
+import io.jobfoundry.jobs.ScopedJobs;
 import io.jobfoundry.jobs.waits.JobWaits;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
@@ -31,22 +32,20 @@ import java.util.concurrent.atomic.AtomicLong;
 @ApplicationScoped
 class JobEventStream {
 
-    private final JobWaits waits;
     private final ObjectMapper mapper;
     private final Vertx vertx;
     private final long keepAliveMillis;
 
-    JobEventStream(JobWaits waits, ObjectMapper mapper, Vertx vertx, ApiConfig config) {
-        this.waits = waits;
+    JobEventStream(ObjectMapper mapper, Vertx vertx, ApiConfig config) {
         this.mapper = mapper;
         this.vertx = vertx;
         this.keepAliveMillis = Math.max(1, config.eventsKeepAlive().toMillis());
     }
 
     /** @throws io.jobfoundry.jobs.JobNotFoundException if there is no such job */
-    Multi<OutboundSseEvent> open(String type, String id, Sse sse) {
+    Multi<OutboundSseEvent> open(ScopedJobs jobs, String type, String id, Sse sse) {
         Events events = new Events();
-        JobWaits.Subscription subscription = waits.subscribe(type, id, event -> events.emit(toSse(sse, type, id, event)));
+        JobWaits.Subscription subscription = jobs.subscribe(type, id, event -> events.emit(toSse(sse, type, id, event)));
         // Removal, shutdown or a store failure: the stream ends (after the removed event, if any).
         subscription.ended().whenComplete((ignored, failure) -> events.complete());
         OutboundSseEvent keepAlive = sse.newEventBuilder().comment("keep-alive").build();

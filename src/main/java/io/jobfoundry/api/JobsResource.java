@@ -1,13 +1,13 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.jobs.model.JobState;
-import io.jobfoundry.jobs.waits.JobWaits;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -45,15 +45,13 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 public class JobsResource {
 
-    private final JobEngine engine;
-    private final JobWaits waits;
+    private final CallerJobs jobs;
     private final JobEventStream events;
     private final RequestBodies bodies;
     private final ApiConfig config;
 
-    JobsResource(JobEngine engine, JobWaits waits, JobEventStream events, RequestBodies bodies, ApiConfig config) {
-        this.engine = engine;
-        this.waits = waits;
+    JobsResource(CallerJobs jobs, JobEventStream events, RequestBodies bodies, ApiConfig config) {
+        this.jobs = jobs;
         this.events = events;
         this.bodies = bodies;
         this.config = config;
@@ -70,11 +68,12 @@ public class JobsResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.PRODUCER_NAME)
     @POST
     public CompletionStage<Response> create(@PathParam("type") String type,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, @Context UriInfo uri, byte[] body) {
         // Answered on the event loop: no worker thread waits for the commit (Suspended).
-        return Suspended.onRequestContext(engine.createAsync(type, JobBodies.changes(bodies.read(contentType, body))),
+        return Suspended.onRequestContext(jobs.jobs().createAsync(type, JobBodies.changes(bodies.read(contentType, body))),
                 added -> created(uri, added));
     }
 
@@ -93,11 +92,12 @@ public class JobsResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.PRODUCER_NAME)
     @PUT
     @Path("{id}")
     public CompletionStage<Response> put(@PathParam("type") String type, @PathParam("id") String id,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, @Context UriInfo uri, byte[] body) {
-        return Suspended.onRequestContext(engine.putAsync(type, id, JobBodies.changes(bodies.read(contentType, body))),
+        return Suspended.onRequestContext(jobs.jobs().putAsync(type, id, JobBodies.changes(bodies.read(contentType, body))),
                 added -> added.created() ? created(uri, added) : Response.ok(JobDto.of(added.job())).build());
     }
 
@@ -120,6 +120,7 @@ public class JobsResource {
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "404", ref = "JobNotFound")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.VIEWER_NAME)
     @GET
     @Path("{id}")
     public CompletionStage<JobDto> get(@PathParam("type") String type, @PathParam("id") String id,
@@ -129,14 +130,14 @@ public class JobsResource {
                 throw new InvalidInputException("timeout", "timeout goes with waitFor=pending|running|finished");
             }
             // Answered on the event loop when the read completes: no worker thread waits for it.
-            return Suspended.onRequestContext(engine.getAsync(type, id),
+            return Suspended.onRequestContext(jobs.jobs().getAsync(type, id),
                     job -> JobDto.of(job.orElseThrow(() -> new JobNotFoundException(type, id))));
         }
         JobState state = JobBodies.state("waitFor", waitFor);
         long maxMillis = config.maxWait().toMillis();
         int millis = QueryParams.integer("timeout", timeout, 0, (int) Math.min(maxMillis, Integer.MAX_VALUE),
                 (int) config.defaultWaitTimeout().toMillis());
-        return Suspended.map(waits.waitFor(type, id, state, Duration.ofMillis(millis)), JobDto::of);
+        return Suspended.map(jobs.jobs().waitFor(type, id, state, Duration.ofMillis(millis)), JobDto::of);
     }
 
     /** Server-Sent Events: the job's current state, then each change, then its removal (JobEventStream). */
@@ -154,13 +155,14 @@ public class JobsResource {
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "404", ref = "JobNotFound")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.VIEWER_NAME)
     @GET
     @Path("{id}/events")
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @Blocking
     public Multi<OutboundSseEvent> events(@PathParam("type") String type, @PathParam("id") String id,
             @Context Sse sse) {
-        return events.open(type, id, sse);
+        return events.open(jobs.jobs(), type, id, sse);
     }
 
     /** {@code group=} (empty) lists the default group; leaving {@code group} out lists every group. */
@@ -184,12 +186,13 @@ public class JobsResource {
                     schema = @Schema(implementation = JobListDto.class)))
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.VIEWER_NAME)
     @GET
     public JobListDto list(@PathParam("type") String type, @QueryParam("state") String state,
             @QueryParam("result") String result, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
             @Context UriInfo uri) {
         ListQuery query = ListQuery.of(state, result, limit, uri, config);
-        return JobListDto.of(engine.list(type, query.state(), query.result(), query.group(), query.limit(), cursor));
+        return JobListDto.of(jobs.jobs().list(type, query.state(), query.result(), query.group(), query.limit(), cursor));
     }
 
     @Operation(operationId = "patchJob", summary = "Change a job's members",
@@ -205,11 +208,12 @@ public class JobsResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.PRODUCER_NAME)
     @PATCH
     @Path("{id}")
     public JobDto patch(@PathParam("type") String type, @PathParam("id") String id,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
-        return JobDto.of(engine.patch(type, id, JobBodies.changes(bodies.read(contentType, body))));
+        return JobDto.of(jobs.jobs().patch(type, id, JobBodies.changes(bodies.read(contentType, body))));
     }
 
     @Operation(operationId = "cancelJob", summary = "Cancel a job",
@@ -225,12 +229,13 @@ public class JobsResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.PRODUCER_NAME)
     @POST
     @Path("{id}/cancel")
     public JobDto cancel(@PathParam("type") String type, @PathParam("id") String id,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         bodies.read(contentType, body).allow();
-        return JobDto.of(engine.cancel(type, id));
+        return JobDto.of(jobs.jobs().cancel(type, id));
     }
 
     @Operation(operationId = "resubmitJob", summary = "Run a job again",
@@ -247,6 +252,7 @@ public class JobsResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed({Role.PRODUCER_NAME, Role.WORKER_NAME})
     @POST
     @Path("{id}/resubmit")
     public JobDto resubmit(@PathParam("type") String type, @PathParam("id") String id,
@@ -259,7 +265,9 @@ public class JobsResource {
             throw new InvalidInputException("lease",
                     "lease, when given, is the lease accept handed out; it is not empty");
         }
-        return JobDto.of(engine.resubmit(type, id, at, lease));
+        // Without a lease a resubmit is a producer's call; with one, the worker's that holds the job.
+        jobs.require(lease == null ? Role.PRODUCER_NAME : Role.WORKER_NAME);
+        return JobDto.of(jobs.jobs().resubmit(type, id, at, lease));
     }
 
     @Operation(operationId = "removeJob", summary = "Remove every trace of a job",
@@ -269,10 +277,11 @@ public class JobsResource {
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "404", ref = "JobNotFound")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.PRODUCER_NAME)
     @DELETE
     @Path("{id}")
     public Response remove(@PathParam("type") String type, @PathParam("id") String id) {
-        engine.remove(type, id);
+        jobs.jobs().remove(type, id);
         return Response.noContent().build();
     }
 
@@ -289,13 +298,14 @@ public class JobsResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.WORKER_NAME)
     @POST
     @Path("{id}/heartbeat")
     public CompletionStage<JobDto> heartbeat(@PathParam("type") String type, @PathParam("id") String id,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         JsonBody request = bodies.read(contentType, body).allow("lease", "data");
         return Suspended.onRequestContext(
-                engine.heartbeatAsync(type, id, request.requiredString("lease"), request.jsonObject("data")), JobDto::of);
+                jobs.jobs().heartbeatAsync(type, id, request.requiredString("lease"), request.jsonObject("data")), JobDto::of);
     }
 
     @Operation(operationId = "finishJob", summary = "Finish a run",
@@ -312,6 +322,7 @@ public class JobsResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.WORKER_NAME)
     @POST
     @Path("{id}/finish")
     public CompletionStage<JobDto> finish(@PathParam("type") String type, @PathParam("id") String id,
@@ -321,7 +332,7 @@ public class JobsResource {
         boolean succeeded = JobBodies.succeeded(request.requiredString("outcome"));
         Change<String> data = request.jsonObject("data");
         String error = request.nullableString("error").orElse(null);
-        return Suspended.onRequestContext(engine.finishAsync(type, id, lease, succeeded, data, error), JobDto::of);
+        return Suspended.onRequestContext(jobs.jobs().finishAsync(type, id, lease, succeeded, data, error), JobDto::of);
     }
 
     private static Response created(UriInfo uri, Added added) {

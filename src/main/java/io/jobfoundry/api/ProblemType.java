@@ -7,6 +7,8 @@ package io.jobfoundry.api;
  */
 enum ProblemType {
     INVALID_REQUEST(400, "invalid-request", "The request is invalid"),
+    UNAUTHORIZED(401, "unauthorized", "A valid token is required"),
+    FORBIDDEN(403, "forbidden", "Not allowed for this token"),
     JOB_NOT_FOUND(404, "job-not-found", "No such job"),
     TYPE_NOT_FOUND(404, "type-not-found", "No such type"),
     HALT(409, "halt", "The lease is no longer valid: stop working on the job"),

@@ -1,11 +1,12 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.model.BulkAction;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.JobFilter;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -31,12 +32,12 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 public class QueueResource {
 
-    private final JobEngine engine;
+    private final CallerJobs jobs;
     private final RequestBodies bodies;
     private final ApiConfig config;
 
-    QueueResource(JobEngine engine, RequestBodies bodies, ApiConfig config) {
-        this.engine = engine;
+    QueueResource(CallerJobs jobs, RequestBodies bodies, ApiConfig config) {
+        this.jobs = jobs;
         this.bodies = bodies;
         this.config = config;
     }
@@ -65,13 +66,14 @@ public class QueueResource {
                     schema = @Schema(implementation = JobListDto.class)))
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.VIEWER_NAME)
     @GET
     @Path("jobs")
     public JobListDto list(@QueryParam("type") String type, @QueryParam("state") String state,
             @QueryParam("result") String result, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
             @Context UriInfo uri) {
         ListQuery query = ListQuery.of(state, result, limit, uri, config);
-        return JobListDto.of(engine.listAll(new JobFilter(type, query.state(), query.result(), query.group()),
+        return JobListDto.of(jobs.jobs().listAll(new JobFilter(type, query.state(), query.result(), query.group()),
                 query.limit(), cursor));
     }
 
@@ -89,6 +91,7 @@ public class QueueResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.ADMIN_NAME)
     @POST
     @Path("bulk")
     public BulkResultDto bulk(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
@@ -109,7 +112,7 @@ public class QueueResource {
         } catch (InvalidJobRequestException e) {
             throw new InvalidInputException("filter." + e.field(), "filter." + e.getMessage());
         }
-        return BulkResultDto.of(engine.bulk(action, matching, limit));
+        return BulkResultDto.of(jobs.jobs().bulk(action, matching, limit));
     }
 
     private static BulkAction action(String text) {

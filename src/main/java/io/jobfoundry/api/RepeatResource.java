@@ -1,8 +1,10 @@
 package io.jobfoundry.api;
 
+import io.jobfoundry.auth.Role;
 import io.jobfoundry.repeat.Repeat;
 import io.jobfoundry.repeat.RepeatParser;
 import io.jobfoundry.repeat.RepeatPreview;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -42,6 +44,7 @@ public class RepeatResource {
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @RolesAllowed(Role.VIEWER_NAME)
     @POST
     @Path("preview")
     public RepeatPreviewDto preview(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {

@@ -1,10 +1,11 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.model.PushTarget;
 import io.jobfoundry.jobs.model.Retention;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.push.PushTargets;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -33,13 +34,13 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 public class TypesResource {
 
-    private final JobEngine engine;
+    private final CallerJobs jobs;
     private final RequestBodies bodies;
     private final PushTargets pushTargets;
     private final ApiConfig config;
 
-    TypesResource(JobEngine engine, RequestBodies bodies, PushTargets pushTargets, ApiConfig config) {
-        this.engine = engine;
+    TypesResource(CallerJobs jobs, RequestBodies bodies, PushTargets pushTargets, ApiConfig config) {
+        this.jobs = jobs;
         this.bodies = bodies;
         this.pushTargets = pushTargets;
         this.config = config;
@@ -51,9 +52,10 @@ public class TypesResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = TypeListDto.class)))
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.VIEWER_NAME)
     @GET
     public TypeListDto all() {
-        return new TypeListDto(engine.types().stream().map(TypeDto::of).toList());
+        return new TypeListDto(jobs.jobs().types().stream().map(TypeDto::of).toList());
     }
 
     @Operation(operationId = "getType", summary = "A type's settings and counts")
@@ -64,10 +66,11 @@ public class TypesResource {
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "404", ref = "TypeNotFound")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.VIEWER_NAME)
     @GET
     @Path("{type}")
     public TypeDto get(@PathParam("type") String type) {
-        return TypeDto.of(engine.type(type).orElseThrow(() -> new TypeNotFoundException(type)));
+        return TypeDto.of(jobs.jobs().type(type).orElseThrow(() -> new TypeNotFoundException(type)));
     }
 
     /** Members left out keep the type's current value (the defaults for a type not yet used). */
@@ -83,6 +86,7 @@ public class TypesResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.ADMIN_NAME)
     @PUT
     @Path("{type}")
     public TypeDto configure(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -107,7 +111,7 @@ public class TypesResource {
         var cancelled = retention.secondsOrNull("cancelled", Duration.ZERO, Retention.LONGEST);
         UnaryOperator<TypeSettings> push = pushChange(request);
         // Read and write in one transaction: concurrent partial PUTs cannot undo each other.
-        return TypeDto.of(engine.configureType(type, current -> push.apply(new TypeSettings(
+        return TypeDto.of(jobs.jobs().configureType(type, current -> push.apply(new TypeSettings(
                 activityTimeout.orElse(current.activityTimeout()),
                 maxAttempts.orElse(current.maxAttempts()),
                 scheme == null ? current.highRun() : scheme.get(0),
@@ -171,12 +175,13 @@ public class TypesResource {
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "404", ref = "TypeNotFound")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.VIEWER_NAME)
     @GET
     @Path("{type}/groups")
     public GroupListDto groups(@PathParam("type") String type, @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
         int size = QueryParams.integer("limit", limit, 1, 1000, config.defaultPageSize());
-        return GroupListDto.of(engine.groups(type, size, cursor).orElseThrow(() -> new TypeNotFoundException(type)));
+        return GroupListDto.of(jobs.jobs().groups(type, size, cursor).orElseThrow(() -> new TypeNotFoundException(type)));
     }
 
     @Operation(operationId = "pauseType", summary = "Pause a type: accepts hand out none of its jobs",
@@ -188,10 +193,11 @@ public class TypesResource {
                     schema = @Schema(implementation = TypeDto.class)))
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.ADMIN_NAME)
     @POST
     @Path("{type}/pause")
     public TypeDto pause(@PathParam("type") String type) {
-        return TypeDto.of(engine.pause(type, true));
+        return TypeDto.of(jobs.jobs().pause(type, true));
     }
 
     @Operation(operationId = "resumeType", summary = "Resume a paused type",
@@ -202,9 +208,10 @@ public class TypesResource {
                     schema = @Schema(implementation = TypeDto.class)))
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.ADMIN_NAME)
     @POST
     @Path("{type}/resume")
     public TypeDto resume(@PathParam("type") String type) {
-        return TypeDto.of(engine.pause(type, false));
+        return TypeDto.of(jobs.jobs().pause(type, false));
     }
 }

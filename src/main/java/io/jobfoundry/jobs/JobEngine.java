@@ -432,6 +432,11 @@ public final class JobEngine {
                 : Groups.page(tx.snapshot(), type, limit, after)));
     }
 
+    /** The names of the types in use, without their counts: what a confined accept's globs resolve against. */
+    public List<String> typeNames() {
+        return runner.run(TypeRegistry::names);
+    }
+
     public List<TypeInfo> types() {
         long now = context.now();
         return runner.run(tx -> {

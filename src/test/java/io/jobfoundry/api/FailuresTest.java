@@ -14,6 +14,7 @@ import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.StoreLimitException;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -29,6 +30,7 @@ class FailuresTest {
 
     /** Exists only in the test application (and not in its OpenAPI document): throws what the engine might. */
     @Path("/test-only/failures")
+    @PermitAll // open like a contract endpoint without tokens; every application method needs a role rule
     public static class FailingResource {
 
         @GET

@@ -1,0 +1,85 @@
+package io.jobfoundry.auth;
+
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.credential.TokenCredential;
+import io.quarkus.security.identity.IdentityProviderManager;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.AuthenticationRequest;
+import io.quarkus.security.identity.request.TokenAuthenticationRequest;
+import io.quarkus.vertx.http.runtime.security.ChallengeData;
+import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Set;
+
+/**
+ * Who a request is: {@code Authorization: Bearer <token>} (checked by {@link TokenIdentityProvider}),
+ * else — in open mode,
+ * or in protected mode from loopback — the anonymous caller with every role, else nobody, which a
+ * role check answers with {@code 401} and this mechanism's {@code WWW-Authenticate: Bearer}.
+ * Client certificates are Quarkus' own mTLS mechanism's, mapped to tokens by
+ * {@link CertificateIdentityProvider}.
+ */
+@ApplicationScoped
+class BearerMechanism implements HttpAuthenticationMechanism {
+
+    private static final String BEARER = "Bearer ";
+    private static final String REALM = "Bearer realm=\"jobfoundry\"";
+    private static final ChallengeData CHALLENGE = new ChallengeData(401, "WWW-Authenticate", REALM);
+
+    /** The api package's unauthorized problem (ProblemType.UNAUTHORIZED), fixed text: nothing of the request. */
+    private static final String UNAUTHORIZED = "{\"type\":\"tag:jobfoundry.io,2026:problem/unauthorized\","
+            + "\"title\":\"A valid token is required\",\"status\":401,\"detail\":\"send Authorization: Bearer"
+            + " <token> with a token configured under jobfoundry.auth.tokens; none was sent, or it is not one of them\"}";
+
+    private final ConfiguredTokens tokens;
+
+    BearerMechanism(ConfiguredTokens tokens) {
+        this.tokens = tokens;
+    }
+
+    @Override
+    public Uni<SecurityIdentity> authenticate(RoutingContext ctx, IdentityProviderManager identityProviderManager) {
+        // With no token configured there is nothing to check a header against: a client library
+        // set up with a token keeps working against a service on loopback not yet given tokens.
+        String header = tokens.none() ? null : ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
+        if (header != null) {
+            if (!header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+                return Uni.createFrom().failure(new AuthenticationFailedException("not a Bearer token"));
+            }
+            TokenAuthenticationRequest request = new TokenAuthenticationRequest(
+                    new TokenCredential(header.substring(BEARER.length()).trim(), "bearer"));
+            return identityProviderManager.authenticate(HttpSecurityUtils.setRoutingContextAttribute(request, ctx));
+        }
+        if (tokens.open() || tokens.protectedMode() && Loopback.is(ctx)) {
+            return Uni.createFrom().item(tokens.anonymous());
+        }
+        return Uni.createFrom().nullItem();
+    }
+
+    /**
+     * A 401 outside JAX-RS ({@code /q/metrics}) as the same problem document the resources answer
+     * (SecurityProblems); Quarkus would send it with an empty body.
+     */
+    @Override
+    public Uni<Boolean> sendChallenge(RoutingContext context) {
+        if (!context.response().headWritten()) {
+            context.response().setStatusCode(CHALLENGE.status).putHeader("WWW-Authenticate", REALM)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/problem+json").end(UNAUTHORIZED);
+        }
+        return Uni.createFrom().item(true);
+    }
+
+    @Override
+    public Uni<ChallengeData> getChallenge(RoutingContext context) {
+        return Uni.createFrom().item(CHALLENGE);
+    }
+
+    @Override
+    public Set<Class<? extends AuthenticationRequest>> getCredentialTypes() {
+        return Set.of(TokenAuthenticationRequest.class);
+    }
+}

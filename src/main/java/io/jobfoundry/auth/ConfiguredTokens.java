@@ -1,0 +1,154 @@
+package io.jobfoundry.auth;
+
+import io.jobfoundry.jobs.model.InvalidJobRequestException;
+import io.jobfoundry.jobs.model.TypeScope;
+import io.quarkus.runtime.Startup;
+import io.quarkus.security.identity.SecurityIdentity;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
+
+/**
+ * The configured tokens, checked at start: a hash that is not {@code sha256:} and 64 hex digits,
+ * no or an unknown role, or a bad type glob stops the service with a message naming the token and
+ * the key (never the hash). A presented token is hashed and compared with every configured hash in
+ * constant time, all of them every time, so the timing tells neither a hash's prefix nor which
+ * token matched.
+ */
+@Startup
+@ApplicationScoped
+public class ConfiguredTokens {
+
+    private static final Logger LOG = Logger.getLogger(ConfiguredTokens.class);
+    private static final Pattern HASH = Pattern.compile("sha256:[0-9a-f]{64}");
+
+    private record Entry(String name, byte[] hash, SecurityIdentity identity) {
+    }
+
+    private final Entry[] entries;
+    private final Map<String, SecurityIdentity> byCertificateCn;
+    private final boolean open;
+    private final boolean metricsOpen;
+    private final SecurityIdentity anonymous = Caller.anonymous();
+
+    ConfiguredTokens(AuthConfig config) {
+        List<String> problems = new ArrayList<>();
+        List<Entry> entries = new ArrayList<>();
+        Map<String, SecurityIdentity> byCn = new HashMap<>();
+        // Sorted: problems and the start line list tokens in a stable order.
+        for (Map.Entry<String, AuthConfig.Token> named : new TreeMap<>(config.tokens()).entrySet()) {
+            String name = named.getKey();
+            AuthConfig.Token token = named.getValue();
+            String key = "jobfoundry.auth.tokens.\"" + name + "\".";
+            String hash = token.hash().trim();
+            if (!HASH.matcher(hash).matches()) {
+                problems.add(key + "hash must be sha256: followed by the 64 lower-case hex digits of the token's"
+                        + " SHA-256 (the value given is not shown)");
+            }
+            Set<Role> roles = EnumSet.noneOf(Role.class);
+            for (String role : token.roles()) {
+                Role known = Role.named(role);
+                if (known == null) {
+                    problems.add(key + "roles: unknown role \"" + role.trim() + "\" (viewer, producer, worker, admin)");
+                } else {
+                    roles.add(known);
+                }
+            }
+            if (token.roles().isEmpty()) {
+                problems.add(key + "roles must name at least one of viewer, producer, worker, admin");
+            }
+            TypeScope scope = TypeScope.all();
+            try {
+                scope = token.types().map(types -> TypeScope.of(types.stream().map(String::trim).toList()))
+                        .orElse(TypeScope.all());
+            } catch (InvalidJobRequestException e) {
+                problems.add(key + "types: each is a type name or a glob of one with * and ?, e.g. email*");
+            }
+            SecurityIdentity identity = Caller.identity(name, roles, scope);
+            if (HASH.matcher(hash).matches()) {
+                entries.add(new Entry(name, HexFormat.of().parseHex(hash.substring("sha256:".length())), identity));
+            }
+            token.certificateCn().ifPresent(cn -> {
+                if (byCn.putIfAbsent(cn, identity) != null) {
+                    problems.add(key + "certificate-cn \"" + cn + "\" is given to another token too");
+                }
+            });
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("invalid configuration: " + String.join("; ", problems));
+        }
+        this.entries = entries.toArray(Entry[]::new);
+        this.byCertificateCn = Map.copyOf(byCn);
+        this.open = config.open();
+        this.metricsOpen = config.metricsOpen();
+        if (open) {
+            LOG.warn("jobfoundry.auth.open=true: every client that reaches the port is served without a token,"
+                    + " with every role on every type");
+        } else if (this.entries.length == 0) {
+            LOG.info("no token configured (jobfoundry.auth.tokens): protected mode, only clients on loopback are served");
+        } else {
+            LOG.infof("%d token(s) configured: %s", this.entries.length,
+                    String.join(", ", entries.stream().map(Entry::name).toList()));
+        }
+    }
+
+    /** The identity of the token presented, or null if it is none of the configured ones. */
+    SecurityIdentity match(String token) {
+        byte[] presented = sha256(token);
+        SecurityIdentity found = null;
+        for (Entry entry : entries) {
+            // Every entry is compared, and isEqual takes the same time whatever the bytes.
+            if (MessageDigest.isEqual(presented, entry.hash()) & found == null) {
+                found = entry.identity();
+            }
+        }
+        return found;
+    }
+
+    /** The identity a client certificate with subject CN {@code cn} stands for, or null. */
+    SecurityIdentity byCertificateCn(String cn) {
+        return byCertificateCn.get(cn);
+    }
+
+    SecurityIdentity anonymous() {
+        return anonymous;
+    }
+
+    /** No token configured. */
+    public boolean none() {
+        return entries.length == 0;
+    }
+
+    /** {@code jobfoundry.auth.open}: everyone is served without a token. */
+    public boolean open() {
+        return open;
+    }
+
+    /** Protected mode: no token and not open, so only loopback clients are served. */
+    public boolean protectedMode() {
+        return !open && entries.length == 0;
+    }
+
+    boolean metricsOpen() {
+        return metricsOpen;
+    }
+
+    static byte[] sha256(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+}

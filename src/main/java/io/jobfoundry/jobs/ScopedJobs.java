@@ -1,0 +1,225 @@
+package io.jobfoundry.jobs;
+
+import io.jobfoundry.jobs.model.AcceptRequest;
+import io.jobfoundry.jobs.model.Added;
+import io.jobfoundry.jobs.model.BulkAction;
+import io.jobfoundry.jobs.model.BulkResult;
+import io.jobfoundry.jobs.model.Change;
+import io.jobfoundry.jobs.model.FinishItem;
+import io.jobfoundry.jobs.model.GroupPage;
+import io.jobfoundry.jobs.model.HeartbeatItem;
+import io.jobfoundry.jobs.model.ItemResult;
+import io.jobfoundry.jobs.model.Job;
+import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobEvent;
+import io.jobfoundry.jobs.model.JobFilter;
+import io.jobfoundry.jobs.model.JobPage;
+import io.jobfoundry.jobs.model.JobResult;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.model.NewJob;
+import io.jobfoundry.jobs.model.TypeInfo;
+import io.jobfoundry.jobs.model.TypeNames;
+import io.jobfoundry.jobs.model.TypeScope;
+import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.jobs.waits.JobWaits;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.jboss.logging.Logger;
+
+/**
+ * The engine as one caller may use it: every entry point first checks the type against the
+ * caller's {@link TypeScope} (refusing with {@code TypeForbiddenException} before anything is read
+ * or changed), accepts are narrowed to the scope, listings of types show only the scope's, and a
+ * batch with any item outside the scope is refused whole. The API reaches jobs only through this
+ * view, so a confined token is confined whichever resource it calls; the engine itself stays
+ * unscoped for the monitors, tools and tests.
+ *
+ * <p>Destructive calls (remove, cancel, bulk, pause, resume, type changes) log one audit line under
+ * {@code jobfoundry.audit} with the caller's name, after they succeed. A view is made per request:
+ * it holds four references and checks nothing more than a glob match when the token is confined.
+ */
+public final class ScopedJobs {
+
+    private static final Logger AUDIT = Logger.getLogger("jobfoundry.audit");
+
+    private final JobEngine engine;
+    private final JobWaits waits;
+    private final TypeScope scope;
+    private final String caller;
+
+    /** @param caller the caller's name for audit lines: a token's name, never the token */
+    public ScopedJobs(JobEngine engine, JobWaits waits, TypeScope scope, String caller) {
+        this.engine = engine;
+        this.waits = waits;
+        this.scope = scope;
+        this.caller = caller;
+    }
+
+    public TypeScope scope() {
+        return scope;
+    }
+
+    public String caller() {
+        return caller;
+    }
+
+    // ---- one job ---------------------------------------------------------------------------------
+
+    public CompletableFuture<Added> createAsync(String type, JobChanges changes) {
+        scope.check(type);
+        return engine.createAsync(type, changes);
+    }
+
+    public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes) {
+        scope.check(type);
+        return engine.putAsync(type, id, changes);
+    }
+
+    public CompletableFuture<Optional<Job>> getAsync(String type, String id) {
+        scope.check(type);
+        return engine.getAsync(type, id);
+    }
+
+    public CompletionStage<Job> waitFor(String type, String id, JobState state, Duration timeout) {
+        scope.check(type);
+        return waits.waitFor(type, id, state, timeout);
+    }
+
+    /** @see JobWaits#subscribe */
+    public JobWaits.Subscription subscribe(String type, String id, Consumer<JobEvent> listener) {
+        scope.check(type);
+        return waits.subscribe(type, id, listener);
+    }
+
+    public JobPage list(String type, JobState state, JobResult result, String group, int limit, String cursor) {
+        scope.check(type);
+        return engine.list(type, state, result, group, limit, cursor);
+    }
+
+    /**
+     * Jobs across the types {@code filter} covers that this caller may see: a type glob is
+     * narrowed to the scope, an exact type outside it is refused.
+     */
+    public JobPage listAll(JobFilter filter, int limit, String cursor) {
+        checkNamed(filter);
+        return engine.listAll(filter, scope::permits, limit, cursor);
+    }
+
+    /** A bulk action on the matching jobs of the types this caller may use (as {@link #listAll}). */
+    public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
+        checkNamed(filter);
+        BulkResult result = engine.bulk(action, filter, scope::permits, limit);
+        AUDIT.infof("%s ran bulk %s on type %s: %d matched, %d changed", caller, action.wireName(),
+                filter.types() == null ? "*" : filter.types(), result.matched(), result.changed());
+        return result;
+    }
+
+    private void checkNamed(JobFilter filter) {
+        if (filter.types() != null && !TypeNames.isGlob(filter.types())) {
+            scope.check(filter.types());
+        }
+    }
+
+    public Job patch(String type, String id, JobChanges changes) {
+        scope.check(type);
+        return engine.patch(type, id, changes);
+    }
+
+    public void remove(String type, String id) {
+        scope.check(type);
+        engine.remove(type, id);
+        AUDIT.infof("%s removed job %s/%s", caller, type, id);
+    }
+
+    public Job cancel(String type, String id) {
+        scope.check(type);
+        Job job = engine.cancel(type, id);
+        AUDIT.infof("%s cancelled job %s/%s", caller, type, id);
+        return job;
+    }
+
+    public Job resubmit(String type, String id, Instant scheduledAt, String lease) {
+        scope.check(type);
+        return engine.resubmit(type, id, scheduledAt, lease);
+    }
+
+    public CompletableFuture<Job> heartbeatAsync(String type, String id, String lease, Change<String> data) {
+        scope.check(type);
+        return engine.heartbeatAsync(type, id, lease, data);
+    }
+
+    public CompletableFuture<Job> finishAsync(String type, String id, String lease, boolean succeeded,
+            Change<String> data, String error) {
+        scope.check(type);
+        return engine.finishAsync(type, id, lease, succeeded, data, error);
+    }
+
+    // ---- processing --------------------------------------------------------------------------------
+
+    /** The accept, its types narrowed to the scope ({@link TypeScope#narrow}). */
+    public CompletionStage<List<LeasedJob>> accept(AcceptRequest request, Duration wait) {
+        if (!scope.isAll()) {
+            request = new AcceptRequest(scope.narrow(request.types(), engine::typeNames), request.max(),
+                    request.maxScheduledAt(), request.worker());
+        }
+        return waits.accept(request, wait);
+    }
+
+    // ---- batches -----------------------------------------------------------------------------------
+
+    /** Every item's type is checked before any is created: one outside the scope refuses the batch. */
+    public CompletableFuture<List<Added>> createAll(List<NewJob> jobs) {
+        jobs.forEach(job -> scope.check(job.type()));
+        return engine.batches().createAll(jobs);
+    }
+
+    public CompletableFuture<List<ItemResult>> finishAll(List<FinishItem> items) {
+        items.forEach(item -> scope.check(item.type()));
+        return engine.batches().finishAll(items);
+    }
+
+    public CompletableFuture<List<ItemResult>> heartbeatAll(List<HeartbeatItem> items) {
+        items.forEach(item -> scope.check(item.type()));
+        return engine.batches().heartbeatAll(items);
+    }
+
+    // ---- types -------------------------------------------------------------------------------------
+
+    public Optional<TypeInfo> type(String type) {
+        scope.check(type);
+        return engine.type(type);
+    }
+
+    /** @see JobEngine#groups */
+    public Optional<GroupPage> groups(String type, int limit, String cursor) {
+        scope.check(type);
+        return engine.groups(type, limit, cursor);
+    }
+
+    /** The types this caller may see, with their counts; the others are left out, not refused. */
+    public List<TypeInfo> types() {
+        List<TypeInfo> all = engine.types();
+        return scope.isAll() ? all : all.stream().filter(info -> scope.permits(info.type())).toList();
+    }
+
+    public TypeInfo configureType(String type, UnaryOperator<TypeSettings> change) {
+        scope.check(type);
+        TypeInfo info = engine.configureType(type, change);
+        AUDIT.infof("%s changed the settings of type %s", caller, type);
+        return info;
+    }
+
+    public TypeInfo pause(String type, boolean paused) {
+        scope.check(type);
+        TypeInfo info = engine.pause(type, paused);
+        AUDIT.infof("%s %s type %s", caller, paused ? "paused" : "resumed", type);
+        return info;
+    }
+}

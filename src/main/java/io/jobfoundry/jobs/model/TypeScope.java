@@ -1,0 +1,159 @@
+package io.jobfoundry.jobs.model;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The types a caller may touch: every type, or those matching one of its globs ({@code *} any
+ * run, {@code ?} one character, as in accepts). The engine's scoped view ({@code ScopedJobs})
+ * checks every entry point against it, so that a confined token can neither change nor learn of
+ * a job of another type, whichever resource it came through.
+ */
+public final class TypeScope {
+
+    private static final TypeScope ALL = new TypeScope(null);
+    private static final TypeScope NONE = new TypeScope(List.of());
+
+    /** Null: every type. */
+    private final List<String> globs;
+
+    private TypeScope(List<String> globs) {
+        this.globs = globs;
+    }
+
+    /** Every type: what an unconfined token, and the engine used directly, may touch. */
+    public static TypeScope all() {
+        return ALL;
+    }
+
+    /** No type at all: what a caller without a known scope gets, so that a gap in wiring refuses. */
+    public static TypeScope none() {
+        return NONE;
+    }
+
+    /** The types matching one of {@code globs}; each is a type name or a glob of one. */
+    public static TypeScope of(List<String> globs) {
+        for (String glob : globs) {
+            TypeNames.checkPattern(glob);
+        }
+        return globs.isEmpty() ? NONE : new TypeScope(List.copyOf(globs));
+    }
+
+    public boolean isAll() {
+        return globs == null;
+    }
+
+    /** The globs, or null for every type. */
+    public List<String> globs() {
+        return globs;
+    }
+
+    public boolean permits(String type) {
+        if (globs == null) {
+            return true;
+        }
+        for (String glob : globs) {
+            if (glob.equals(type) || TypeNames.isGlob(glob) && TypeNames.matches(glob, type)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @throws TypeForbiddenException if {@code type} is outside this scope */
+    public void check(String type) {
+        if (!permits(type)) {
+            throw new TypeForbiddenException(type);
+        }
+    }
+
+    /**
+     * The patterns an accept for {@code requested} may use under this scope: their intersection
+     * with the scope's globs. An exact name outside the scope is refused; a glob that the scope
+     * covers stays; a glob that covers a scope glob becomes that glob (a worker for {@code email*}
+     * asking for {@code *} accepts {@code email*}). Two globs neither of which covers the other
+     * ({@code *_high} and {@code email*}) have no glob for their intersection: it becomes the
+     * names of the {@code known} types matching both, so a type first used while such an accept
+     * waits is not seen by it; the result is never wider than the scope.
+     *
+     * @throws TypeForbiddenException if no type of the request is within the scope
+     */
+    public List<String> narrow(List<String> requested, Supplier<List<String>> known) {
+        if (globs == null) {
+            return requested;
+        }
+        Set<String> narrowed = new LinkedHashSet<>();
+        List<String> knownTypes = null;
+        for (String pattern : requested) {
+            if (!TypeNames.isGlob(pattern)) {
+                check(pattern);
+                narrowed.add(pattern);
+                continue;
+            }
+            for (String glob : globs) {
+                if (covers(glob, pattern)) {
+                    narrowed.add(pattern);
+                } else if (covers(pattern, glob)) {
+                    narrowed.add(glob);
+                } else {
+                    if (knownTypes == null) {
+                        knownTypes = known.get();
+                    }
+                    for (String type : knownTypes) {
+                        if (TypeNames.matches(pattern, type) && permits(type)) {
+                            narrowed.add(type);
+                        }
+                    }
+                }
+            }
+        }
+        if (narrowed.isEmpty()) {
+            throw new TypeForbiddenException(requested.get(0));
+        }
+        return new ArrayList<>(narrowed);
+    }
+
+    /**
+     * Whether every name {@code inner} matches, {@code outer} matches too: {@code outer} matched
+     * against {@code inner}'s symbols, its {@code *} taking any run of them, its {@code ?} one that
+     * is not {@code *}, a literal only itself. Sound (true only when it holds), which is what a
+     * scope needs: a false "no" merely narrows an accept to the known types.
+     */
+    static boolean covers(String outer, String inner) {
+        int o = outer.length();
+        int n = inner.length();
+        boolean[][] can = new boolean[o + 1][n + 1];
+        can[o][n] = true;
+        for (int i = o - 1; i >= 0; i--) {
+            char c = outer.charAt(i);
+            for (int j = n; j >= 0; j--) {
+                if (c == '*') {
+                    can[i][j] = can[i + 1][j] || j < n && can[i][j + 1];
+                } else if (j < n) {
+                    char d = inner.charAt(j);
+                    boolean one = c == '?' ? d != '*' : c == d;
+                    can[i][j] = one && can[i + 1][j + 1];
+                }
+            }
+        }
+        return can[0][0];
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof TypeScope scope && java.util.Objects.equals(globs, scope.globs);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hashCode(globs);
+    }
+
+    @Override
+    public String toString() {
+        return globs == null ? "every type" : String.join(",", globs);
+    }
+}

@@ -1,0 +1,162 @@
+package io.jobfoundry.api;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import io.restassured.specification.RequestSpecification;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A token confined to {@code email*} can neither see, accept, change nor learn of a
+ * {@code billing} job, through any door: reads, waits, events, listings, counts, types, accepts
+ * (globs are narrowed to its types) and batches (refused whole, nothing created).
+ */
+@QuarkusTest
+@TestProfile(TokensProfile.class)
+class TypeScopeTest {
+
+    private String billing;
+    private String email;
+
+    @BeforeEach
+    void aBillingJobAndAnEmailJob() {
+        billing = Api.type("billing");
+        email = Api.type("email");
+        admin().contentType(ContentType.JSON).body("{\"data\":{\"amount\":12}}")
+                .put("/v1/jobs/{type}/{id}", billing, "invoice-1").then().statusCode(201);
+        admin().contentType(ContentType.JSON).body("{}").put("/v1/jobs/{type}/{id}", email, "welcome-1").then()
+                .statusCode(201);
+    }
+
+    @Test
+    void itCannotReadWaitForOrFollowTheJobNorTellWhetherItExists() {
+        for (String id : List.of("invoice-1", "no-such-job")) {
+            forbidden(confined().get("/v1/jobs/{type}/{id}", billing, id).then());
+            forbidden(confined().get("/v1/jobs/{type}/{id}?waitFor=finished&timeout=100", billing, id).then());
+            forbidden(confined().get("/v1/jobs/{type}/{id}/events", billing, id).then());
+        }
+        confined().get("/v1/jobs/{type}/{id}", email, "welcome-1").then().statusCode(200);
+    }
+
+    @Test
+    void listingsCountsAndTypesShowOnlyItsTypes() {
+        forbidden(confined().get("/v1/jobs/{type}", billing).then());
+        forbidden(confined().get("/v1/types/{type}", billing).then());
+        confined().get("/v1/types").then().statusCode(200)
+                .body("types.type", hasItem(email)).body("types.type", not(hasItem(billing)));
+        List<String> seen = confined().get("/v1/types").then().extract().path("types.type");
+        assertTrue(seen.stream().allMatch(t -> t.startsWith("email")), seen.toString());
+        admin().get("/v1/types").then().body("types.type", hasItem(billing));
+        // The gauges name every type: a confined token may not read them.
+        confined().get("/q/metrics").then().statusCode(403).contentType("application/problem+json");
+    }
+
+    @Test
+    void listingsAcrossTypesGroupsAndBulkActionsStayWithinItsTypes() {
+        forbidden(confined().get("/v1/jobs?type={type}", billing).then());
+        forbidden(confined().get("/v1/types/{type}/groups", billing).then());
+        List<String> listed = confined().get("/v1/jobs?limit=1000").then().statusCode(200).extract().path("jobs.type");
+        assertTrue(listed.stream().allMatch(t -> t.startsWith("email")), listed.toString());
+        List<String> globbed = confined().get("/v1/jobs?type=*-*&limit=1000").then().statusCode(200)
+                .extract().path("jobs.type");
+        assertTrue(globbed.stream().allMatch(t -> t.startsWith("email")), globbed.toString());
+        forbidden(json(confined(), "{\"action\":\"cancel\",\"filter\":{\"type\":\"" + billing + "\"}}")
+                .post("/v1/bulk").then());
+        // Both jobs in one group of their own: a bulk over every type in it touches only the email job.
+        String group = Api.type("g");
+        for (String type : List.of(billing, email)) {
+            json(admin(), "{\"group\":\"" + group + "\"}").put("/v1/jobs/{type}/{id}", type, "grouped").then()
+                    .statusCode(201);
+        }
+        json(confined(), "{\"action\":\"cancel\",\"filter\":{\"type\":\"*\",\"group\":\"" + group + "\"}}")
+                .post("/v1/bulk").then().statusCode(200).body("matched", equalTo(1));
+        admin().get("/v1/jobs/{type}/{id}", billing, "grouped").then().body("state", equalTo("pending"));
+        admin().get("/v1/jobs/{type}/{id}", email, "grouped").then().body("result", equalTo("cancelled"));
+    }
+
+    @Test
+    void itCannotChangeTheJobOrItsType() {
+        String before = admin().get("/v1/jobs/{type}/{id}", billing, "invoice-1").then().statusCode(200)
+                .extract().asString();
+        forbidden(json(confined(), "{}").put("/v1/jobs/{type}/{id}", billing, "invoice-1").then());
+        forbidden(json(confined(), "{}").post("/v1/jobs/{type}", billing).then());
+        forbidden(json(confined(), "{\"priority\":\"high\"}").patch("/v1/jobs/{type}/{id}", billing, "invoice-1").then());
+        forbidden(json(confined(), "{}").post("/v1/jobs/{type}/{id}/cancel", billing, "invoice-1").then());
+        forbidden(json(confined(), "{}").post("/v1/jobs/{type}/{id}/resubmit", billing, "invoice-1").then());
+        forbidden(confined().delete("/v1/jobs/{type}/{id}", billing, "invoice-1").then());
+        forbidden(json(confined(), "{\"maxAttempts\":1}").put("/v1/types/{type}", billing).then());
+        forbidden(confined().post("/v1/types/{type}/pause", billing).then());
+        // Nothing changed: the job reads as it did, byte for byte (its revision included); the type is not paused.
+        assertEquals(before, admin().get("/v1/jobs/{type}/{id}", billing, "invoice-1").then().statusCode(200)
+                .extract().asString());
+        admin().get("/v1/types/{type}", billing).then().body("paused", equalTo(false));
+    }
+
+    @Test
+    void anAcceptOfEveryTypeGetsOnlyItsTypes() throws Exception {
+        // A waiting accept must not be handed the billing job added while it waits, either.
+        CompletableFuture<ValidatableResponse> waiting = CompletableFuture.supplyAsync(() ->
+                json(confined(), "{\"types\":[\"*\"],\"max\":100,\"wait\":1500}").post("/v1/accept").then());
+        Thread.sleep(300);
+        admin().contentType(ContentType.JSON).body("{}").put("/v1/jobs/{type}/{id}", billing, "invoice-2").then()
+                .statusCode(201);
+        acceptedOnlyEmail(waiting.get());
+        acceptedOnlyEmail(json(confined(), "{\"types\":[\"*\"],\"max\":100}").post("/v1/accept").then());
+        acceptedOnlyEmail(json(confined(), "{\"types\":[\"*-*\"],\"max\":100}").post("/v1/accept").then());
+        forbidden(json(confined(), "{\"types\":[\"" + billing + "\"]}").post("/v1/accept").then());
+        forbidden(json(confined(), "{\"types\":[\"bill*\"]}").post("/v1/accept").then());
+        for (String id : List.of("invoice-1", "invoice-2")) {
+            admin().get("/v1/jobs/{type}/{id}", billing, id).then().body("state", equalTo("pending"));
+        }
+    }
+
+    @Test
+    void aBatchWithOneItemOfAnotherTypeIsRefusedWhole() {
+        String batch = "{\"jobs\":[{\"type\":\"" + email + "\",\"id\":\"batched\"},{\"type\":\"" + billing
+                + "\",\"id\":\"batched\"}]}";
+        forbidden(json(confined(), batch).post("/v1/jobs").then());
+        admin().get("/v1/jobs/{type}/{id}", email, "batched").then().statusCode(404);
+        admin().get("/v1/jobs/{type}/{id}", billing, "batched").then().statusCode(404);
+        String lease = "{\"jobs\":[{\"type\":\"" + billing + "\",\"id\":\"invoice-1\",\"lease\":\"x\",\"outcome\":\"failed\"}]}";
+        forbidden(json(confined(), lease).post("/v1/finish").then());
+        String beat = "{\"jobs\":[{\"type\":\"" + billing + "\",\"id\":\"invoice-1\",\"lease\":\"x\"}]}";
+        forbidden(json(confined(), beat).post("/v1/heartbeat").then());
+    }
+
+    private static void acceptedOnlyEmail(ValidatableResponse response) {
+        int status = response.extract().statusCode();
+        assertTrue(status == 200 || status == 204, "accept answered " + status);
+        if (status == 200) {
+            List<String> types = response.extract().path("type");
+            assertTrue(types.stream().allMatch(t -> t.startsWith("email")), types.toString());
+        }
+    }
+
+    private static void forbidden(ValidatableResponse response) {
+        response.statusCode(403).contentType("application/problem+json")
+                .body("type", equalTo("tag:jobfoundry.io,2026:problem/forbidden"));
+    }
+
+    private static RequestSpecification json(RequestSpecification request, String body) {
+        return request.contentType(ContentType.JSON).body(body);
+    }
+
+    private static RequestSpecification confined() {
+        return given().auth().oauth2(TokensProfile.EMAIL);
+    }
+
+    private static RequestSpecification admin() {
+        return given().auth().oauth2(TokensProfile.ADMIN);
+    }
+}
