@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { api, confirmAction, jobPath, launch, ok, openPage, runOne, uniqueType } from './harness.js';
+import { ADMIN_TOKEN, api, confirmAction, jobPath, launch, ok, openPage, runOne, uniqueType } from './harness.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -15,7 +15,9 @@ test('a job page shows every field, its data as stored and indented, and its his
   // Numbers keep the text they were written with: the page must not respell them.
   const raw = '{"data":{"price":1.50,"huge":1e400,"items":[1,{"k":"v"}],"empty":{}},"group":"tenant-7","maxAttempts":2}';
   const created = await fetch(`${process.env.JOBFOUNDRY_URL}/v1/jobs/${type}`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: raw,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(ADMIN_TOKEN ? { Authorization: `Bearer ${ADMIN_TOKEN}` } : {}) },
+    body: raw,
   }).then((r) => r.json());
   await runOne(type, 'failed', 'smtp 451');
 

@@ -72,13 +72,8 @@ test('the token goes in the Authorization header of every call, never in a URL',
 });
 
 test('a viewer token sees jobs and types but no action button', async (t) => {
-  const me = await api('GET', '/v1/me');
-  if (me.status === 404) {
-    t.skip('GET /v1/me is not served by this build (authentication, on wt-sec): every client has every role');
-    return;
-  }
   if (!VIEWER_TOKEN) {
-    t.skip('JOBFOUNDRY_VIEWER_TOKEN is not set: ui-tests/test.sh starts the service without tokens');
+    t.skip('JOBFOUNDRY_VIEWER_TOKEN is not set: this run of the service has no tokens (ui-tests/test.sh runs the suite again with them)');
     return;
   }
   const type = uniqueType('viewer');

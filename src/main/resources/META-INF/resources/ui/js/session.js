@@ -3,7 +3,6 @@
 import { ApiError, get } from './api.js';
 import { token } from './auth.js';
 
-const ALL_ROLES = ['viewer', 'producer', 'worker', 'admin'];
 
 /** What each button needs, by the contract's role table. */
 const NEEDS = {
@@ -19,9 +18,9 @@ let signInNeeded = false;
 let refused = null; // the service's answer to /v1/me when it wants a (different) token
 
 /**
- * Asks the service who we are (GET /v1/me). A service without authentication has no /v1/me and
- * answers 404: it serves every request, so the dashboard acts as the contract's loopback
- * "anonymous" with every role.
+ * Asks the service who we are (GET /v1/me). With no token configured it answers "anonymous" with
+ * every role to a loopback client; otherwise the token's name, roles and type globs, or 401/403
+ * when the dashboard must sign in first.
  */
 export async function load() {
   try {
@@ -30,11 +29,7 @@ export async function load() {
     refused = null;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.status === 404) {
-      current = { name: 'anonymous', roles: ALL_ROLES, types: null };
-      signInNeeded = false;
-      refused = null;
-    } else if (error.status === 401 || error.status === 403) {
+    if (error.status === 401 || error.status === 403) {
       current = null;
       signInNeeded = true;
       refused = error;
