@@ -12,7 +12,6 @@ import io.jobfoundry.jobs.model.BulkAction;
 import io.jobfoundry.jobs.model.BulkResult;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.Change;
-import io.jobfoundry.jobs.model.Counts;
 import io.jobfoundry.jobs.model.GroupPage;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
@@ -27,7 +26,6 @@ import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Adds;
 import io.jobfoundry.jobs.records.Edits;
-import io.jobfoundry.jobs.records.Groups;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.jobs.records.Listing;
 import io.jobfoundry.jobs.records.Processing;
@@ -35,15 +33,11 @@ import io.jobfoundry.jobs.records.Runs;
 import io.jobfoundry.jobs.records.Texts;
 import io.jobfoundry.jobs.records.Times;
 import io.jobfoundry.jobs.records.Tokens;
-import io.jobfoundry.jobs.records.TypeCounts;
-import io.jobfoundry.jobs.records.TypeRegistry;
 import io.jobfoundry.jobs.records.ValidChanges;
 import io.jobfoundry.kv.Sync;
 import io.jobfoundry.kv.TransactionRunner;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,6 +69,7 @@ public final class JobEngine {
     private final Accepting accepting;
     private final Waiters waiters;
     private final JobBatches batches;
+    private final JobTypes types;
     private final JobsAcrossTypes acrossTypes;
 
     /**
@@ -88,6 +83,7 @@ public final class JobEngine {
         this.accepting = accepting;
         this.waiters = waiters;
         this.batches = new JobBatches(context, options);
+        this.types = new JobTypes(context);
         this.acrossTypes = new JobsAcrossTypes(context);
     }
 
@@ -345,10 +341,10 @@ public final class JobEngine {
         });
     }
 
-    // ---- types ---------------------------------------------------------------------------------
+    // ---- types ({@link JobTypes}) -----------------------------------------------------------------
 
     public TypeInfo configureType(String type, TypeSettings settings) {
-        return configureType(type, current -> settings);
+        return types.configureType(type, settings);
     }
 
     /**
@@ -356,98 +352,37 @@ public final class JobEngine {
      * one transaction, so concurrent partial changes cannot undo each other.
      */
     public TypeInfo configureType(String type, UnaryOperator<TypeSettings> change) {
-        TypeNames.checkType(type);
-        long now = context.now();
-        return runner.run(tx -> {
-            TypeSettings current = TypeRegistry.find(tx, type);
-            TypeSettings settings = change.apply(current == null ? TypeSettings.DEFAULT : current);
-            TypeRegistry.put(tx, type, settings);
-            // Snapshot: every job transition adds to these counters; a conflicting read of them
-            // would fail this write under any traffic on the type (FDB), for figures only shown.
-            return new TypeInfo(type, settings, TypeCounts.of(tx.snapshot(), type), TypeRegistry.lookup(tx, type).paused(),
-                    TypeCounts.oldestDueAt(tx.snapshot(), type, now));
-        });
+        return types.configureType(type, change);
     }
 
     /**
      * Pauses or resumes a type (registering it with the defaults if it is new): a paused type hands
-     * out no job, on any replica, while everything else goes on. Blocked accepts keep waiting; a
-     * resume wakes them, here and on every replica, as a job made ready would.
+     * out no job, on any replica, while everything else goes on.
      */
     public TypeInfo pause(String type, boolean paused) {
-        TypeNames.checkType(type);
-        long now = context.now();
-        TypeInfo info = runner.run(tx -> {
-            TypeRegistry.Registered registered = TypeRegistry.setPaused(tx, type, paused);
-            if (!paused) {
-                JobRecord.announceReady(tx, type);
-            }
-            return new TypeInfo(type, registered.settings(), TypeCounts.of(tx.snapshot(), type), paused,
-                    TypeCounts.oldestDueAt(tx.snapshot(), type, now));
-        });
-        LOG.infof("type %s %s", type, paused ? "paused: accepts hand out none of its jobs" : "resumed");
-        return info;
+        return types.pause(type, paused);
     }
 
     public Optional<TypeInfo> type(String type) {
-        TypeNames.checkType(type);
-        long now = context.now();
-        return Optional.ofNullable(runner.run(tx -> {
-            TypeRegistry.Registered registered = TypeRegistry.lookup(tx, type);
-            return registered == null ? null
-                    : new TypeInfo(type, registered.settings(), TypeCounts.of(tx, type), registered.paused(),
-                            TypeCounts.oldestDueAt(tx, type, now));
-        }));
+        return types.type(type);
     }
 
-    /**
-     * The settings of every type delivered by push, in name order: one read of the type registry,
-     * without the counts {@link #types()} adds, for whatever pushes to look at often.
-     */
+    /** The settings of every type delivered by push, in name order, without counts. */
     public CompletableFuture<Map<String, TypeSettings>> pushTypesAsync() {
-        return runner.runAsync(tx -> {
-            Map<String, TypeSettings> push = new LinkedHashMap<>();
-            TypeRegistry.settingsOfAll(tx).forEach((type, settings) -> {
-                if (settings.push() != null) {
-                    push.put(type, settings);
-                }
-            });
-            return push;
-        }, Sync.ON_COMMIT);
+        return types.pushTypesAsync();
     }
 
-    /**
-     * The fairness groups of a type that have pending or running jobs, in name order, with their
-     * counts; empty if the type was never used. A page may hold fewer than {@code limit} groups
-     * while {@code next} is not null.
-     */
+    /** The fairness groups of a type with pending or running jobs, and their counts; empty for an unknown type. */
     public Optional<GroupPage> groups(String type, int limit, String cursor) {
-        TypeNames.checkType(type);
-        if (limit < 1 || limit > 1000) {
-            throw new InvalidJobRequestException("limit", "limit must be within 1..1000");
-        }
-        String after = cursor == null ? null : Groups.decodeCursor(cursor);
-        return Optional.ofNullable(runner.run(tx -> TypeRegistry.lookup(tx, type) == null ? null
-                // A snapshot: every move of the type's jobs adds to these counters.
-                : Groups.page(tx.snapshot(), type, limit, after)));
+        return types.groups(type, limit, cursor);
     }
 
     /** The names of the types in use, without their counts: what a confined accept's globs resolve against. */
     public List<String> typeNames() {
-        return runner.run(TypeRegistry::names);
+        return types.typeNames();
     }
 
     public List<TypeInfo> types() {
-        long now = context.now();
-        return runner.run(tx -> {
-            Map<String, Counts> counts = TypeCounts.ofEveryType(tx);
-            List<TypeInfo> infos = new ArrayList<>();
-            for (Map.Entry<String, TypeRegistry.Registered> entry : TypeRegistry.all(tx).entrySet()) {
-                String type = entry.getKey();
-                infos.add(new TypeInfo(type, entry.getValue().settings(), counts.getOrDefault(type, Counts.NONE),
-                        entry.getValue().paused(), TypeCounts.oldestDueAt(tx, type, now)));
-            }
-            return infos;
-        });
+        return types.types();
     }
 }
