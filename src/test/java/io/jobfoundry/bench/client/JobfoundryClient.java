@@ -117,6 +117,15 @@ public final class JobfoundryClient implements AutoCloseable {
         connection.send("PUT", "/v1/types/" + type, settings).expect("configure type", 200);
     }
 
+    /** {@code POST /v1/types/{type}/pause}: accepts hand out none of its jobs until it is resumed. */
+    public void pause(String type) throws IOException {
+        connection.send("POST", "/v1/types/" + type + "/pause", null).expect("pause", 200);
+    }
+
+    public void resume(String type) throws IOException {
+        connection.send("POST", "/v1/types/" + type + "/resume", null).expect("resume", 200);
+    }
+
     /** {@code GET /v1/types/{type}}: the type's counts, e.g. {@code counts.pending}. */
     public JsonNode type(String type) throws IOException {
         return JSON.readTree(connection.send("GET", "/v1/types/" + type, null).expect("get type", 200).body());

@@ -17,6 +17,7 @@ import io.jobfoundry.bench.Options;
  *   scale      [--counts 1000,100000] [--groups 10000] [--samples 2000]
  *   idle       [--types 3000] [--seconds 10] [--samples 10] [--server-pid PID]
  *   client     [--connections 16] [--seconds 5] [--server-pid PID]
+ *   push       --push-port P [--jobs 5000] [--rate 200] [--seconds 10] [--push-concurrency 16]
  *   all        every scenario above with its defaults
  *
  * common: [--url http://127.0.0.1:8080] [--client raw|jdk] [--producers 8] [--workers 16]
@@ -27,7 +28,7 @@ public final class LoadBench {
 
     private static final String[] OPTIONS = {"url", "client", "producers", "workers", "timeout", "concurrency", "seconds", "warmup", "warmup-jobs",
         "jobs", "max", "rates", "groups", "small-groups", "runs", "activity-timeout", "hold-ms", "counts", "samples", "connections",
-        "server-pid", "types"};
+        "server-pid", "types", "push-port", "rate", "push-concurrency"};
 
     private LoadBench() {
     }
@@ -48,6 +49,8 @@ public final class LoadBench {
                     options.integer("samples", 10), options.integer("server-pid", 0)).run();
             case "client" -> new ClientScenario(options, options.integer("connections", 16), options.integer("seconds", 5),
                     options.integer("server-pid", 0)).run();
+            case "push" -> new PushScenario(target, options.integer("push-port", 0), options.integer("jobs", 5_000),
+                    options.integer("rate", 200), options.integer("seconds", 10), options.integer("push-concurrency", 16)).run();
             case "all" -> {
                 enqueue(target, options);
                 burnDown(target, options);
@@ -59,7 +62,7 @@ public final class LoadBench {
                 new IdleTypesScenario(target, 3_000, 10, 10, options.integer("server-pid", 0)).run();
             }
             default -> throw new IllegalArgumentException(
-                    "scenario: enqueue | burndown | latency | noisy | recovery | scale | idle | client | all");
+                    "scenario: enqueue | burndown | latency | noisy | recovery | scale | idle | client | push | all");
         }
     }
 
