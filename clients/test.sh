@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests the client libraries against the real packaged service: starts the jar on a free port with a
-# throw-away embedded store, runs the Java client's build (unit tests, then the *IT tests against the
+# throw-away embedded store and a token the clients send, runs the Java client's build (unit tests, then the *IT tests against the
 # service) and the Python client's unittest suite, and stops the service whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,9 +13,14 @@ if [ ! -f "$JAR" ] || [ -n "$(find src pom.xml -newer "$JAR" -print -quit)" ]; t
 fi
 
 work=$(mktemp -d)
+# As an operator runs the service: with a token, which both clients send (JOBFOUNDRY_TOKEN).
+JOBFOUNDRY_TOKEN=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
+export JOBFOUNDRY_TOKEN
+token_hash=$(printf '%s' "$JOBFOUNDRY_TOKEN" | sha256sum | cut -d' ' -f1)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 url="http://127.0.0.1:$port"
 java -Dquarkus.http.port="$port" -Djobfoundry.embedded.path="$work/db/jobfoundry.db" \
+  -Djobfoundry.auth.tokens.clients.hash="sha256:$token_hash" -Djobfoundry.auth.tokens.clients.roles=admin \
   -jar "$JAR" > "$work/service.log" 2>&1 &
 service=$!
 

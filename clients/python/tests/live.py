@@ -6,6 +6,8 @@ import uuid
 from jobfoundry import Client
 
 URL = os.environ.get("JOBFOUNDRY_URL")
+# The token clients/test.sh configures the service with, if any.
+TOKEN = os.environ.get("JOBFOUNDRY_TOKEN") or None
 
 requires_service = unittest.skipUnless(URL, "JOBFOUNDRY_URL is not set: no service to test against")
 

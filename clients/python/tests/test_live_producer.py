@@ -6,13 +6,13 @@ from datetime import datetime, timezone
 
 from jobfoundry import Client, Finish, HaltError, Heartbeat, NewJob, ProblemError
 
-from .live import URL, new_type, requires_service
+from .live import TOKEN, URL, new_type, requires_service
 
 
 @requires_service
 class ProducerTest(unittest.TestCase):
     def setUp(self):
-        self.client = Client(URL)
+        self.client = Client(URL, token=TOKEN)
         self.addCleanup(self.client.close)
 
     def test_create_put_get_and_remove(self):

@@ -9,7 +9,7 @@ import unittest
 
 from jobfoundry import Client, Worker
 
-from .live import URL, quick_type, requires_service
+from .live import TOKEN, URL, quick_type, requires_service
 from .stub import await_true
 
 LONG = 30.0
@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 @requires_service
 class WorkerTest(unittest.TestCase):
     def setUp(self):
-        self.client = Client(URL)
+        self.client = Client(URL, token=TOKEN)
         self.addCleanup(self.client.close)
 
     def start(self, handler, type_, **options) -> Worker:

@@ -10,7 +10,7 @@ public final class CrashingWorkerMain {
     }
 
     public static void main(String[] args) {
-        Worker.builder(JobfoundryClient.create(args[0]), ctx -> {
+        Worker.builder(LiveService.client(args[0]), ctx -> {
             Thread.sleep(Long.MAX_VALUE);
             return null;
         }, args[1]).name("crasher").concurrency(1).build().start();

@@ -18,8 +18,15 @@ final class LiveService {
         return url;
     }
 
+    /** A client of the service, with the token in JOBFOUNDRY_TOKEN if it is set (clients/test.sh configures one). */
     static JobfoundryClient client() {
-        return JobfoundryClient.create(url());
+        return client(url());
+    }
+
+    static JobfoundryClient client(String url) {
+        String token = System.getenv("JOBFOUNDRY_TOKEN");
+        return token == null || token.isBlank() ? JobfoundryClient.create(url)
+                : JobfoundryClient.builder(url).token(token).build();
     }
 
     /** A type of its own for each test, so tests sharing one service never see each other's jobs. */
