@@ -33,7 +33,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
@@ -326,7 +325,7 @@ class PushDeliveryTest {
         }
         for (int answered = 0; answered < jobs; answered++) {
             int waiting = Math.min(2, jobs - answered);
-            awaitTrue(() -> held.size() >= waiting, waiting + " calls held");
+            WaitsTest.awaitCondition(() -> held.size() >= waiting);
             if (answered == 0) {
                 assertTrue(scrape().contains("jobfoundry_push_in_flight{type=\"" + type + "\"} 2.0"));
             }
@@ -337,7 +336,7 @@ class PushDeliveryTest {
         for (int i = 0; i < jobs; i++) {
             assertEquals("succeeded", finished(type, "j" + i).getString("result"));
         }
-        assertEquals(2, most.get(), "calls in flight at most");
+        assertEquals(2, most.get());
     }
 
     /** The Cloud Scheduler case: a repeating job of a push type calls its target on schedule, handing each run's answer to the next. */
@@ -361,20 +360,12 @@ class PushDeliveryTest {
         clock.advance(Duration.ofHours(1).plusSeconds(1));
         dueWaker.runOnce();
         assertEquals(1, JsonPath.from(next(path).body()).getInt("data.count"), "the second run has the first's answer");
-        awaitTrue(() -> given().get("/v1/jobs/{type}/{id}", type, "nightly").then().extract().path("data.count")
-                .equals(2), "the second answer kept");
+        WaitsTest.awaitCondition(() -> given().get("/v1/jobs/{type}/{id}", type, "nightly").then().extract().path("data.count")
+                .equals(2));
     }
 
     private static String scrape() {
         return given().get("/q/metrics").then().statusCode(200).extract().asString();
     }
 
-    /** Waits for a condition another thread brings about; looks again every 20 ms, up to the generous bound. */
-    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < end, "timed out waiting: " + what);
-            Thread.sleep(20);
-        }
-    }
 }

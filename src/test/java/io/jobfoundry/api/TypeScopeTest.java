@@ -7,11 +7,13 @@ import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobfoundry.jobs.waits.JobWaits;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,6 +27,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(TokensProfile.class)
 class TypeScopeTest {
+
+    @Inject
+    JobWaits waits;
 
     private String billing;
     private String email;
@@ -106,9 +111,10 @@ class TypeScopeTest {
     @Test
     void anAcceptOfEveryTypeGetsOnlyItsTypes() throws Exception {
         // A waiting accept must not be handed the billing job added while it waits, either.
+        int waitingBefore = waits.waitingAccepts();
         CompletableFuture<ValidatableResponse> waiting = CompletableFuture.supplyAsync(() ->
                 json(confined(), "{\"types\":[\"*\"],\"max\":100,\"wait\":1500}").post("/v1/accept").then());
-        Thread.sleep(300);
+        WaitsTest.awaitCondition(() -> waits.waitingAccepts() > waitingBefore);
         admin().contentType(ContentType.JSON).body("{}").put("/v1/jobs/{type}/{id}", billing, "invoice-2").then()
                 .statusCode(201);
         acceptedOnlyEmail(waiting.get());
