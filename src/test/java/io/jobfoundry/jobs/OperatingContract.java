@@ -21,6 +21,10 @@ import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.model.NewJob;
 import io.jobfoundry.jobs.model.Retention;
 import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.jobs.records.Groups;
+import io.jobfoundry.jobs.records.JobKeys;
+import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.TransactionRunner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -283,5 +287,59 @@ public interface OperatingContract extends EngineFixture {
         finish(running, true);
         assertEquals(List.of(new GroupCounts("new", 1, 1, 0)), engine().groups("email", 10, null).orElseThrow().groups());
         assertEquals(Attempt.Outcome.SUCCEEDED, engine().get("email", "j").orElseThrow().history().get(0).outcome());
+    }
+
+    @Test
+    default void theCleanerClearsTheCountersOfGroupsWithNothingLeft() {
+        engine().put("email", "a", JobChanges.NONE.withGroup("tenant-a"));
+        engine().put("email", "b", JobChanges.NONE.withGroup("tenant-b"));
+        engine().put("email", "c", JobChanges.NONE.withGroup("tenant-c").withScheduledAt(START.plusSeconds(3600)));
+        engine().put("sms", "s", JobChanges.NONE.withGroup("tenant-a"));
+        for (String type : List.of("email", "email", "sms")) {
+            finish(acceptOne(type), true);
+        }
+        assertEquals(List.of("tenant-a", "tenant-b", "tenant-c"), groupsWithCounters("email"));
+
+        cleaner().runOnce();
+
+        assertEquals(List.of("tenant-c"), groupsWithCounters("email"), "only the group with a job left keeps its counters");
+        assertEquals(List.of(), groupsWithCounters("sms"));
+        assertEquals(List.of(new GroupCounts("tenant-c", 1, 0, 0)), engine().groups("email", 10, null).orElseThrow().groups());
+        // A cleared group counts from zero again when a job comes.
+        engine().put("email", "a2", JobChanges.NONE.withGroup("tenant-a"));
+        LeasedJob running = acceptOne("email");
+        assertEquals("a2", running.job().id());
+        cleaner().runOnce();
+        assertEquals(List.of(new GroupCounts("tenant-a", 0, 0, 1), new GroupCounts("tenant-c", 1, 0, 0)),
+                engine().groups("email", 10, null).orElseThrow().groups(), "a running job's group is not idle");
+    }
+
+    @Test
+    default void theIdleGroupSweepGoesOnWhereItStopped() {
+        for (int i = 0; i < 5; i++) {
+            engine().put("email", "j" + i, JobChanges.NONE.withGroup("g" + i));
+            finish(acceptOne("email"), true);
+        }
+        engine().put("email", "left", JobChanges.NONE.withGroup("g2b")); // sorts between g2 and g3
+        TransactionRunner runner = new TransactionRunner(store(), RetryPolicy.DEFAULT);
+        int sweeps = 0;
+        String after = null;
+        do {
+            String from = after;
+            // Four keys a sweep: two groups' "ready" and "running" counters, or fewer whole ones.
+            Groups.Swept swept = runner.run(tx -> Groups.clearIdle(tx, "email", from, 4));
+            after = swept.after();
+            sweeps++;
+        } while (after != null && sweeps < 20);
+        assertTrue(sweeps > 2, "a sweep reads at most its limit: " + sweeps);
+        assertEquals(List.of("g2b"), groupsWithCounters("email"), "every idle group cleared, the busy one kept");
+    }
+
+    /** The groups of {@code type} that have counter keys in the store, whatever their values. */
+    private List<String> groupsWithCounters(String type) {
+        return new TransactionRunner(store(), RetryPolicy.DEFAULT).run(tx -> tx
+                .getRange(JobKeys.groupCountsBegin(type),
+                        JobKeys.groupCountsEnd(type), 0)
+                .stream().map(kv -> JobKeys.groupCountKey(kv.key()).group()).distinct().toList());
     }
 }

@@ -4,6 +4,7 @@ import io.jobfoundry.jobs.context.EngineContext;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Edits;
+import io.jobfoundry.jobs.records.Groups;
 import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.records.TypeRegistry;
 import io.jobfoundry.kv.KeyValue;
@@ -27,13 +28,23 @@ import java.util.function.BooleanSupplier;
  * {@code DELETE} would remove it: counts stay exact, and a job added again in the meantime
  * (pending, no longer finished) conflicts with the removal or is no longer named by the index.
  * Replicas may all run it; they conflict on the same keys, and one removes each job.
+ *
+ * <p>Each run also clears the counters of a few thousand fairness groups that have nothing left
+ * ({@link Groups#clearIdle}), going on where the last run stopped, so that the counters of groups
+ * that come and go (tenants, customers) do not pile up for good.
  */
 public final class JobCleaner {
 
     /** Jobs removed per transaction, to begin with ({@link ShrinkingBatches#drain} halves it when too large). */
     static final int BATCH = 200;
 
+    /** Group counter keys one idle-group sweep transaction reads at most. */
+    static final int SWEEP_KEYS = 3_000;
+
     private final EngineContext context;
+    /** Where the idle-group sweep goes on (this replica's own: replicas that sweep the same groups conflict harmlessly). */
+    private String sweepType;
+    private String sweepAfter;
     /** Types per probe; halved for good when a probe is too slow ({@link ShrinkingBatches#inChunks}). */
     private final AtomicInteger probeSize = new AtomicInteger(ShrinkingBatches.PROBE_ITEMS);
 
@@ -70,7 +81,32 @@ public final class JobCleaner {
                         }
                     }
                 });
+        sweepIdleGroups(new ArrayList<>(types.keySet()), standDown);
         return removed;
+    }
+
+    /**
+     * Clears idle groups' counters: a transaction per type from where the last run stopped, until
+     * one reads a full batch (the run's share) or {@link ShrinkingBatches#PROBE_ITEMS} types are
+     * done; answers how many groups it cleared.
+     */
+    synchronized int sweepIdleGroups(List<String> types, BooleanSupplier standDown) {
+        int cleared = 0;
+        int at = sweepType == null ? 0 : Math.max(0, types.indexOf(sweepType));
+        for (int n = 0; n < Math.min(types.size(), ShrinkingBatches.PROBE_ITEMS) && !standDown.getAsBoolean(); n++) {
+            String type = types.get((at + n) % types.size());
+            String after = type.equals(sweepType) ? sweepAfter : null;
+            Groups.Swept swept = context.runner().run(tx -> Groups.clearIdle(tx, type, after, SWEEP_KEYS),
+                    Sync.DEFERRABLE); // counters cleared in a commit that is lost are cleared by a later run
+            cleared += swept.cleared();
+            sweepType = type;
+            sweepAfter = swept.after();
+            if (swept.after() != null) {
+                return cleared;
+            }
+            sweepType = types.get((at + n + 1) % types.size());
+        }
+        return cleared;
     }
 
     /** A type and result with jobs that finished at or before {@code cutoff}, which its retention lets go of. */

@@ -7,6 +7,7 @@ import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.records.JobKeys.Counter;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvReads;
+import io.jobfoundry.kv.KvTransaction;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ public final class Groups {
                 Arrays.fill(n, 0);
             }
             if (key.counter() != null) {
-                n[key.counter().ordinal()] = ByteBuffer.wrap(kv.value()).order(ByteOrder.LITTLE_ENDIAN).getLong();
+                n[key.counter().ordinal()] = value(kv);
             }
         }
         if (counters.size() < SCAN_LIMIT) { // the range is done: the last group is whole
@@ -60,6 +61,54 @@ public final class Groups {
         }
         // The scan stopped inside the last group: the next page starts with it again.
         return new GroupPage(groups, lastWhole == null ? null : encodeCursor(lastWhole));
+    }
+
+    /** Where {@link #clearIdle} stopped: the last group it read whole, or null when the type's counters are done. */
+    public record Swept(int cleared, String after) {
+    }
+
+    /**
+     * Clears the counters of groups of {@code type} after {@code after} (null: from the start) that
+     * have no pending or running job, reading at most {@code limit} counter keys: every move adds to a
+     * group's counters and nothing else removes them, so a type whose groups are tenants or
+     * customers would keep three keys for every group it ever had. The scan is a snapshot read; only
+     * the counters cleared are read with a conflict, so a job entering such a group meanwhile (an
+     * atomic add to one of them) makes this transaction retry rather than be lost, and busy groups
+     * never conflict with the sweep. Counters below zero (jobs from before counts were kept, see
+     * {@link #add}) are left as they are.
+     */
+    public static Swept clearIdle(KvTransaction tx, String type, String after, int limit) {
+        byte[] from = after == null ? JobKeys.groupCountsBegin(type) : JobKeys.groupCountsAfter(type, after);
+        List<KeyValue> counters = tx.snapshot().getRange(from, JobKeys.groupCountsEnd(type), limit);
+        int cleared = 0;
+        String lastWhole = null;
+        List<KeyValue> group = new ArrayList<>();
+        for (int i = 0; i <= counters.size(); i++) {
+            String name = i < counters.size() ? JobKeys.groupCountKey(counters.get(i).key()).group() : null;
+            if (!group.isEmpty() && !JobKeys.groupCountKey(group.get(0).key()).group().equals(name)) {
+                boolean whole = name != null || counters.size() < limit;
+                if (!whole) {
+                    break; // the read stopped inside this group: the next sweep starts with it
+                }
+                if (group.stream().allMatch(kv -> value(kv) == 0)) {
+                    for (KeyValue kv : group) {
+                        tx.addReadConflictKey(kv.key());
+                        tx.clear(kv.key());
+                    }
+                    cleared++;
+                }
+                lastWhole = JobKeys.groupCountKey(group.get(0).key()).group();
+                group.clear();
+            }
+            if (name != null) {
+                group.add(counters.get(i));
+            }
+        }
+        return new Swept(cleared, counters.size() < limit ? null : lastWhole);
+    }
+
+    private static long value(KeyValue kv) {
+        return ByteBuffer.wrap(kv.value()).order(ByteOrder.LITTLE_ENDIAN).getLong();
     }
 
     /** Adds the group if it has pending or running jobs; answers whether it did. */
