@@ -45,7 +45,7 @@ public final class History {
             kept.remove(0);
         }
         Tuple bounded = Tuple.fromList(new ArrayList<>(kept));
-        while (bounded.pack().length > MAX_BYTES && kept.size() > 1) {
+        while (bounded.getPackedSize() > MAX_BYTES && kept.size() > 1) {
             kept.remove(0);
             bounded = Tuple.fromList(new ArrayList<>(kept));
         }
