@@ -138,13 +138,15 @@ public final class Dependencies {
     }
 
     /**
-     * A job is being removed (the caller clears its record): it stops waiting, and if others wait for
-     * it its marker tells the resolver whether it had succeeded.
+     * Takes a job being removed out of every index ({@link JobRecord#detach}) and of the
+     * dependencies (the caller clears its record): it stops waiting, and if others wait for it its
+     * marker tells the resolver whether it had succeeded.
      */
-    static void removed(KvTransaction tx, JobRecord r, long now) {
+    static void detachRemoved(KvTransaction tx, JobRecord r, long now) {
+        boolean succeeded = r.state == JobState.FINISHED && r.result == JobResult.SUCCEEDED; // before detach forgets it
+        r.detach(tx);
         release(tx, r);
         if (hasDependents(tx, r.type, r.id)) {
-            boolean succeeded = r.state == JobState.FINISHED && r.result == JobResult.SUCCEEDED;
             mark(tx, r, succeeded ? JobResult.SUCCEEDED.wireName() : REMOVED, now);
         }
     }

@@ -44,8 +44,7 @@ public final class Edits {
             return; // our own earlier attempt removed it
         }
         JobRecord r = require(tx, type, id);
-        r.detach(tx);
-        Dependencies.removed(tx, r, now);
+        Dependencies.detachRemoved(tx, r, now);
         tx.clear(JobKeys.job(type, id));
         tx.set(outcome, new byte[0]);
     }
@@ -60,8 +59,7 @@ public final class Edits {
         JobRecord r = JobRecord.load(tx, type, key.id());
         if (r != null && r.state == JobState.FINISHED && r.result == result && r.finishedAt != null
                 && r.finishedAt == key.at()) {
-            r.detach(tx);
-            Dependencies.removed(tx, r, now); // its dependents still resolve, by its result
+            Dependencies.detachRemoved(tx, r, now); // its dependents still resolve, by its result
             tx.clear(JobKeys.job(type, key.id()));
             return true;
         }
