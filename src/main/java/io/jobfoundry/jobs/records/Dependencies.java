@@ -27,9 +27,6 @@ import java.util.Set;
  */
 public final class Dependencies {
 
-    /** The outcome a marker records for a job removed before it had succeeded. */
-    static final String REMOVED = "removed";
-
     private Dependencies() {
     }
 
@@ -84,7 +81,7 @@ public final class Dependencies {
         Found found = find(tx, after, r.runAfterFailure);
         Set<JobRef> before = new HashSet<>(r.waitingFor);
         // (Edges under a new job's id name a removed one that had the id: not its dependents.)
-        if (!isNew && !before.containsAll(found.waitingFor()) && hasDependents(tx, r.type, r.id)) {
+        if (!isNew && !before.containsAll(found.waitingFor()) && DependencyMarks.hasDependents(tx, r.type, r.id)) {
             throw new JobConflictException("other jobs wait for job " + r.id + " of type " + r.type
                     + ": it cannot start waiting for more jobs (that could make a cycle)", r.type, r.id, r.state);
         }
@@ -127,14 +124,7 @@ public final class Dependencies {
     /** The lastError of a job a dependency ended: which one, and how it ended. */
     static String blockedError(JobRef parent, String outcome) {
         return "cancelled: job " + parent.id() + " of type " + parent.type() + " it waited for "
-                + (REMOVED.equals(outcome) ? "was removed" : "finished " + outcome);
-    }
-
-    /** A job finished: if others wait for it, its marker tells the resolver. Part of {@link JobRecord#finish}. */
-    static void finished(KvTransaction tx, JobRecord r, long now) {
-        if (hasDependents(tx, r.type, r.id)) {
-            mark(tx, r, r.result.wireName(), now);
-        }
+                + (DependencyMarks.REMOVED.equals(outcome) ? "was removed" : "finished " + outcome);
     }
 
     /**
@@ -146,18 +136,9 @@ public final class Dependencies {
         boolean succeeded = r.state == JobState.FINISHED && r.result == JobResult.SUCCEEDED; // before detach forgets it
         r.detach(tx);
         release(tx, r);
-        if (hasDependents(tx, r.type, r.id)) {
-            mark(tx, r, succeeded ? JobResult.SUCCEEDED.wireName() : REMOVED, now);
+        if (DependencyMarks.hasDependents(tx, r.type, r.id)) {
+            DependencyMarks.mark(tx, r.type, r.id, succeeded ? JobResult.SUCCEEDED.wireName() : DependencyMarks.REMOVED,
+                    r.origin, now);
         }
-    }
-
-    /** Whether any job waits for this one: one key at most, read with a conflict (see the class comment). */
-    static boolean hasDependents(KvTransaction tx, String type, String id) {
-        return !tx.getRange(JobKeys.edgesBegin(type, id), JobKeys.edgesEnd(type, id), 1).isEmpty();
-    }
-
-    private static void mark(KvTransaction tx, JobRecord r, String outcome, long now) {
-        tx.set(JobKeys.marker(r.type, r.id), Tuple.from(outcome, r.origin, now).pack());
-        tx.add(JobKeys.resolverWatch(), 1); // an atomic add: finishes never conflict on it
     }
 }

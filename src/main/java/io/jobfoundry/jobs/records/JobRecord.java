@@ -184,7 +184,7 @@ public final class JobRecord extends RecordFields {
         due = false;
         TypeCounts.add(tx, type, JobKeys.Counter.of(result), 1);
         tx.set(JobKeys.finished(type, result, now, id), new byte[0]);
-        Dependencies.finished(tx, this, now);
+        DependencyMarks.finished(tx, type, id, origin, result, now); // others waiting for it are told
     }
 
     /**

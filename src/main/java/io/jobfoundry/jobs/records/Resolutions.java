@@ -87,7 +87,7 @@ public final class Resolutions {
         } else if (Objects.equals(mark.getString(1), origin)) {
             outcome = mark.getString(0); // gone; the marker is of the incarnation the child waited for
         } else {
-            outcome = Dependencies.REMOVED; // gone, and another incarnation has come and gone since
+            outcome = DependencyMarks.REMOVED; // gone, and another incarnation has come and gone since
         }
         tx.clear(edge.key());
         JobRef childRef = JobKeys.childOfEdge(edge.key());
