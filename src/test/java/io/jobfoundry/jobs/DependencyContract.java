@@ -299,6 +299,33 @@ public interface DependencyContract extends EngineFixture {
         assertEquals(List.of(), job("extract", "a").waitingFor());
     }
 
+    /**
+     * Jobs added to wait for a job while it finishes: each add either sees it finished or leaves an
+     * edge its finish sees (the two conflict), so none is left waiting for good.
+     */
+    @Test
+    default void jobsAddedWhileTheirDependencyFinishesAreNeverLeftWaiting() throws Exception {
+        add("extract", "a");
+        LeasedJob leased = acceptOne("extract");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<?>> adds = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int thread = t;
+                adds.add(pool.submit(() -> IntStream.range(0, 25).forEach(i ->
+                        engine().put("load", "l" + thread + "-" + i, after(ref("extract", "a"))))));
+            }
+            finish(leased, true);
+            for (java.util.concurrent.Future<?> done : adds) {
+                done.get(EVENT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        resolver().runOnce();
+        assertEquals(new Counts(100, 100, 0, 0, 0, 0), counts("load"));
+    }
+
     // ---- batches and scale ---------------------------------------------------------------------------
 
     @Test
