@@ -2,6 +2,7 @@ package io.jobfoundry.jobs.model;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A job as clients see it (API.md's job object). {@code revision} grows with every change of the
@@ -39,7 +40,7 @@ public record Job(
      * other types are left out ({@code ScopedJobs}), and a {@code lastError} that names one
      * ({@link #blockedBy}) says only that a dependency did not succeed.
      */
-    public Job narrowed(java.util.function.Predicate<String> visible) {
+    public Job narrowed(Predicate<String> visible) {
         String error = blockedBy != null && !visible.test(blockedBy.type())
                 ? "a job it waited for (of a type this token may not see) did not succeed" : lastError;
         return new Job(type, id, state, result, data, group, priority, scheduledAt, createdAt, updatedAt, startedAt,
