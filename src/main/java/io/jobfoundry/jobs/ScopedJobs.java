@@ -80,23 +80,23 @@ public final class ScopedJobs {
     public CompletableFuture<Added> createAsync(String type, JobChanges changes) {
         scope.check(type);
         checkAfter(changes, "");
-        return engine.createAsync(type, changes).thenApply(this::shown);
+        return shownWhenDone(engine.createAsync(type, changes), this::shown);
     }
 
     public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes) {
         scope.check(type);
         checkAfter(changes, "");
-        return engine.putAsync(type, id, changes).thenApply(this::shown);
+        return shownWhenDone(engine.putAsync(type, id, changes), this::shown);
     }
 
     public CompletableFuture<Optional<Job>> getAsync(String type, String id) {
         scope.check(type);
-        return engine.getAsync(type, id).thenApply(job -> job.map(this::shown));
+        return shownWhenDone(engine.getAsync(type, id), job -> job.map(this::shown));
     }
 
     public CompletionStage<Job> waitFor(String type, String id, JobState state, Duration timeout) {
         scope.check(type);
-        return waits.waitFor(type, id, state, timeout).thenApply(this::shown);
+        return shownWhenDone(waits.waitFor(type, id, state, timeout), this::shown);
     }
 
     /** @see JobWaits#subscribe */
@@ -160,13 +160,13 @@ public final class ScopedJobs {
 
     public CompletableFuture<Job> heartbeatAsync(String type, String id, String lease, Change<String> data) {
         scope.check(type);
-        return engine.heartbeatAsync(type, id, lease, data).thenApply(this::shown);
+        return shownWhenDone(engine.heartbeatAsync(type, id, lease, data), this::shown);
     }
 
     public CompletableFuture<Job> finishAsync(String type, String id, String lease, boolean succeeded,
             Change<String> data, String error) {
         scope.check(type);
-        return engine.finishAsync(type, id, lease, succeeded, data, error).thenApply(this::shown);
+        return shownWhenDone(engine.finishAsync(type, id, lease, succeeded, data, error), this::shown);
     }
 
     // ---- processing --------------------------------------------------------------------------------
@@ -177,8 +177,8 @@ public final class ScopedJobs {
             request = new AcceptRequest(scope.narrow(request.types(), engine::typeNames), request.max(),
                     request.maxScheduledAt(), request.worker());
         }
-        return waits.accept(request, wait).thenApply(jobs -> scope.isAll() ? jobs
-                : jobs.stream().map(leased -> new LeasedJob(shown(leased.job()), leased.lease())).toList());
+        return shownWhenDone(waits.accept(request, wait),
+                jobs -> jobs.stream().map(leased -> new LeasedJob(shown(leased.job()), leased.lease())).toList());
     }
 
     // ---- batches -----------------------------------------------------------------------------------
@@ -189,17 +189,17 @@ public final class ScopedJobs {
         for (int i = 0; i < jobs.size(); i++) {
             checkAfter(jobs.get(i).changes(), "jobs[" + i + "].");
         }
-        return engine.batches().createAll(jobs).thenApply(added -> added.stream().map(this::shown).toList());
+        return shownWhenDone(engine.batches().createAll(jobs), added -> added.stream().map(this::shown).toList());
     }
 
     public CompletableFuture<List<ItemResult>> finishAll(List<FinishItem> items) {
         items.forEach(item -> scope.check(item.type()));
-        return engine.batches().finishAll(items).thenApply(this::shownResults);
+        return shownWhenDone(engine.batches().finishAll(items), this::shownResults);
     }
 
     public CompletableFuture<List<ItemResult>> heartbeatAll(List<HeartbeatItem> items) {
         items.forEach(item -> scope.check(item.type()));
-        return engine.batches().heartbeatAll(items).thenApply(this::shownResults);
+        return shownWhenDone(engine.batches().heartbeatAll(items), this::shownResults);
     }
 
     // ---- dependencies of types out of scope -------------------------------------------------------
@@ -220,6 +220,26 @@ public final class ScopedJobs {
                         prefix.substring(0, prefix.length() - 1) + ": " + missing.getMessage());
             }
         }
+    }
+
+    /**
+     * {@code source}'s result as this caller may see it ({@code shown}); {@code source} itself for a
+     * caller who may see everything. Cancelling the answer cancels {@code source}: a resource
+     * cancels what it was given when its client hangs up, and a blocked accept or wait must then
+     * leave its waiters' list, not hold on until its time is up.
+     */
+    private <T> CompletableFuture<T> shownWhenDone(CompletionStage<T> source, UnaryOperator<T> shown) {
+        CompletableFuture<T> from = source.toCompletableFuture();
+        if (scope.isAll()) {
+            return from;
+        }
+        CompletableFuture<T> answer = from.thenApply(shown);
+        answer.whenComplete((done, failure) -> {
+            if (answer.isCancelled()) {
+                from.cancel(false);
+            }
+        });
+        return answer;
     }
 
     /** The job as this caller may see it: without dependencies of types out of its scope ({@link Job#narrowed}). */

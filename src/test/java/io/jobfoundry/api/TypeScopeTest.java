@@ -185,6 +185,22 @@ class TypeScopeTest {
                 .body("lastError", org.hamcrest.Matchers.containsString("invoice-3"));
     }
 
+    /** Its answers are narrowed ({@code ScopedJobs}); a hang-up must still reach the wait beneath. */
+    @Test
+    void aConfinedWorkerThatHangsUpLeavesTheWaiters() throws Exception {
+        int waitingBefore = waits.waitingAccepts();
+        String body = "{\"types\":[\"" + email + "-none\"],\"wait\":60000}";
+        try (java.net.Socket socket = new java.net.Socket("localhost", io.restassured.RestAssured.port)) {
+            java.io.OutputStream out = socket.getOutputStream();
+            out.write(("POST /v1/accept HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Authorization: Bearer " + TokensProfile.EMAIL + "\r\nContent-Length: " + body.length()
+                    + "\r\n\r\n" + body).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.flush();
+            WaitsTest.awaitCondition(() -> waits.waitingAccepts() > waitingBefore);
+        }
+        WaitsTest.awaitCondition(() -> waits.waitingAccepts() == waitingBefore);
+    }
+
     private static void acceptedOnlyEmail(ValidatableResponse response) {
         int status = response.extract().statusCode();
         assertTrue(status == 200 || status == 204, "accept answered " + status);

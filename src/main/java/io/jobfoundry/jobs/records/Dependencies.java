@@ -103,6 +103,9 @@ public final class Dependencies {
 
     /** Ends a job, in no index, {@code cancelled} by the dependency {@link #wire} found ended. */
     static void cancelBlocked(KvTransaction tx, JobRecord r, long now) {
+        r.resubmit = false; // as any cancel of a pending job
+        r.runScheduledAt = null;
+        r.retry = false;
         r.finish(tx, JobResult.CANCELLED, now);
     }
 
