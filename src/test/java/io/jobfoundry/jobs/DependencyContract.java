@@ -23,6 +23,10 @@ import io.jobfoundry.jobs.model.Retention;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -307,17 +311,17 @@ public interface DependencyContract extends EngineFixture {
     default void jobsAddedWhileTheirDependencyFinishesAreNeverLeftWaiting() throws Exception {
         add("extract", "a");
         LeasedJob leased = acceptOne("extract");
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
-            List<java.util.concurrent.Future<?>> adds = new ArrayList<>();
+            List<Future<?>> adds = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
                 int thread = t;
                 adds.add(pool.submit(() -> IntStream.range(0, 25).forEach(i ->
                         engine().put("load", "l" + thread + "-" + i, after(ref("extract", "a"))))));
             }
             finish(leased, true);
-            for (java.util.concurrent.Future<?> done : adds) {
-                done.get(EVENT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            for (Future<?> done : adds) {
+                done.get(EVENT_SECONDS, TimeUnit.SECONDS);
             }
         } finally {
             pool.shutdownNow();
