@@ -1,7 +1,9 @@
 package io.jobfoundry.api;
 
+import io.jobfoundry.jobs.model.AfterFailure;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobRef;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
@@ -26,7 +28,8 @@ final class JobBodies {
 
     /** {@link #changes(JsonBody)} of a body that may also hold the {@code others} (a batch item's type and id). */
     static JobChanges changes(JsonBody body, String... others) {
-        List<String> known = new ArrayList<>(List.of("data", "scheduledAt", "priority", "group", "repeat", "maxAttempts"));
+        List<String> known = new ArrayList<>(List.of("data", "scheduledAt", "priority", "group", "repeat", "maxAttempts",
+                "after", "afterFailure"));
         known.addAll(List.of(others));
         body.allow(known.toArray(String[]::new));
         return new JobChanges(
@@ -35,7 +38,40 @@ final class JobBodies {
                 given(body.string("priority").map(JobBodies::priority)),
                 given(body.string("group")),
                 body.nullableString("repeat"),
-                given(body.integer("maxAttempts", 1, TypeSettings.MAX_ATTEMPTS_LIMIT)));
+                given(body.integer("maxAttempts", 1, TypeSettings.MAX_ATTEMPTS_LIMIT)),
+                given(after(body)),
+                given(body.string("afterFailure").map(JobBodies::afterFailure)));
+    }
+
+    /** The members of a PATCH: those of an add but the dependencies, which only an add or a PUT sets. */
+    static JobChanges patch(JsonBody body) {
+        body.allow("data", "scheduledAt", "priority", "group", "repeat", "maxAttempts");
+        return changes(body);
+    }
+
+    /**
+     * {@code after}: an array of at most {@link ValidChanges#MAX_AFTER} {@code {"type", "id"}}
+     * objects, each entry named {@code after[i]} in errors; the engine checks the names.
+     */
+    private static Optional<List<JobRef>> after(JsonBody body) {
+        Optional<List<JsonBody>> entries = body.objects("after");
+        if (entries.isPresent() && entries.get().size() > JobChanges.MAX_AFTER) {
+            throw new InvalidInputException("after", "after names at most " + JobChanges.MAX_AFTER + " jobs, not "
+                    + entries.get().size());
+        }
+        return entries.map(list -> list.stream().map(entry -> {
+            entry.allow("type", "id");
+            return new JobRef(entry.requiredString("type"), entry.requiredString("id"));
+        }).toList());
+    }
+
+    static AfterFailure afterFailure(String text) {
+        return switch (text) {
+            case "cancel" -> AfterFailure.CANCEL;
+            case "run" -> AfterFailure.RUN;
+            default -> throw new InvalidInputException("afterFailure", "afterFailure is \"cancel\" or \"run\", not "
+                    + Problems.printable(text));
+        };
     }
 
     static Priority priority(String text) {

@@ -213,7 +213,7 @@ public class JobsResource {
     @Path("{id}")
     public JobDto patch(@PathParam("type") String type, @PathParam("id") String id,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
-        return JobDto.of(jobs.jobs().patch(type, id, JobBodies.changes(bodies.read(contentType, body))));
+        return JobDto.of(jobs.jobs().patch(type, id, JobBodies.patch(bodies.read(contentType, body))));
     }
 
     @Operation(operationId = "cancelJob", summary = "Cancel a job",

@@ -39,6 +39,11 @@ import org.jboss.logging.Logger;
  * is its jobs' whole records, though: a batch that outgrows one transaction all the same
  * (heartbeats of jobs that already hold large data) fails whole with the store's
  * {@code StoreLimitException}, changing nothing, and the API answers it {@code 413}.
+ *
+ * <p>An item's {@code after} may name jobs that exist and jobs of earlier items of the same batch:
+ * items are added in order in one transaction, which reads back what its earlier items wrote (a
+ * new or changed job is written plainly, never versionstamped). A later item is not there yet
+ * when an earlier one looks: that is the {@code 400} of a job that does not exist.
  */
 public final class JobBatches {
 
@@ -83,7 +88,12 @@ public final class JobBatches {
         return runner.runAsync(tx -> {
             List<Added> added = new ArrayList<>(jobs.size());
             for (int i = 0; i < jobs.size(); i++) {
-                added.add(Adds.add(tx, jobs.get(i).type(), ids.get(i), valid.get(i), now, nonces.get(i), true));
+                try {
+                    added.add(Adds.add(tx, jobs.get(i).type(), ids.get(i), valid.get(i), now, nonces.get(i), true));
+                } catch (InvalidJobRequestException e) { // a job named in after that does not exist
+                    throw new InvalidJobRequestException("jobs[" + i + "]." + e.field(), "jobs[" + i + "]: "
+                            + e.getMessage());
+                }
             }
             return added;
         }, Sync.ON_COMMIT);

@@ -152,7 +152,9 @@ public final class JobEngine {
         long now = context.now();
         String nonce = Tokens.next();
         long due = valid.scheduledAt().orElse(now);
-        HandOff handOff = due <= now ? waiters.claim(type, due) : null;
+        // A job that may wait for others is not handed to a waiter: it is most likely not due.
+        boolean mayWait = valid.after().given() && !valid.after().value().isEmpty();
+        HandOff handOff = due <= now && !mayWait ? waiters.claim(type, due) : null;
         if (handOff == null) {
             return runner.runAsync(tx -> Adds.add(tx, type, id, valid, now, nonce, true), Sync.ON_COMMIT);
         }

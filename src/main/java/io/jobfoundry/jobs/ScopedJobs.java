@@ -8,12 +8,14 @@ import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.FinishItem;
 import io.jobfoundry.jobs.model.GroupPage;
 import io.jobfoundry.jobs.model.HeartbeatItem;
+import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.ItemResult;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobEvent;
 import io.jobfoundry.jobs.model.JobFilter;
 import io.jobfoundry.jobs.model.JobPage;
+import io.jobfoundry.jobs.model.JobRef;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.LeasedJob;
@@ -22,6 +24,7 @@ import io.jobfoundry.jobs.model.TypeInfo;
 import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeScope;
 import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.jobs.records.Dependencies;
 import io.jobfoundry.jobs.waits.JobWaits;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,7 +40,9 @@ import org.jboss.logging.Logger;
  * The engine as one caller may use it: every entry point first checks the type against the
  * caller's {@link TypeScope} (refusing with {@code TypeForbiddenException} before anything is read
  * or changed), accepts are narrowed to the scope, listings of types show only the scope's, and a
- * batch with any item outside the scope is refused whole. The API reaches jobs only through this
+ * batch with any item outside the scope is refused whole. Dependencies do not cross the scope either:
+ * naming a job of another type in {@code after} is answered as naming one that does not exist, and
+ * the jobs it answers show only the dependencies of types in the scope. The API reaches jobs only through this
  * view, so a confined token is confined whichever resource it calls; the engine itself stays
  * unscoped for the monitors, tools and tests.
  *
@@ -74,33 +79,36 @@ public final class ScopedJobs {
 
     public CompletableFuture<Added> createAsync(String type, JobChanges changes) {
         scope.check(type);
-        return engine.createAsync(type, changes);
+        checkAfter(changes, "");
+        return shownWhenDone(engine.createAsync(type, changes), this::shown);
     }
 
     public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes) {
         scope.check(type);
-        return engine.putAsync(type, id, changes);
+        checkAfter(changes, "");
+        return shownWhenDone(engine.putAsync(type, id, changes), this::shown);
     }
 
     public CompletableFuture<Optional<Job>> getAsync(String type, String id) {
         scope.check(type);
-        return engine.getAsync(type, id);
+        return shownWhenDone(engine.getAsync(type, id), job -> job.map(this::shown));
     }
 
     public CompletionStage<Job> waitFor(String type, String id, JobState state, Duration timeout) {
         scope.check(type);
-        return waits.waitFor(type, id, state, timeout);
+        return shownWhenDone(waits.waitFor(type, id, state, timeout), this::shown);
     }
 
     /** @see JobWaits#subscribe */
     public JobWaits.Subscription subscribe(String type, String id, Consumer<JobEvent> listener) {
         scope.check(type);
-        return waits.subscribe(type, id, listener);
+        return waits.subscribe(type, id, event -> listener.accept(event.job() == null ? event
+                : new JobEvent(shown(event.job()), event.removed())));
     }
 
     public JobPage list(String type, JobState state, JobResult result, String group, int limit, String cursor) {
         scope.check(type);
-        return engine.list(type, state, result, group, limit, cursor);
+        return shown(engine.list(type, state, result, group, limit, cursor));
     }
 
     /**
@@ -109,7 +117,7 @@ public final class ScopedJobs {
      */
     public JobPage listAll(JobFilter filter, int limit, String cursor) {
         checkNamed(filter);
-        return engine.listAll(filter, scope::permits, limit, cursor);
+        return shown(engine.listAll(filter, scope::permits, limit, cursor));
     }
 
     /** A bulk action on the matching jobs of the types this caller may use (as {@link #listAll}). */
@@ -129,7 +137,7 @@ public final class ScopedJobs {
 
     public Job patch(String type, String id, JobChanges changes) {
         scope.check(type);
-        return engine.patch(type, id, changes);
+        return shown(engine.patch(type, id, changes));
     }
 
     public void remove(String type, String id) {
@@ -142,23 +150,23 @@ public final class ScopedJobs {
         scope.check(type);
         Job job = engine.cancel(type, id);
         AUDIT.infof("%s cancelled job %s/%s", caller, type, id);
-        return job;
+        return shown(job);
     }
 
     public Job resubmit(String type, String id, Instant scheduledAt, String lease) {
         scope.check(type);
-        return engine.resubmit(type, id, scheduledAt, lease);
+        return shown(engine.resubmit(type, id, scheduledAt, lease));
     }
 
     public CompletableFuture<Job> heartbeatAsync(String type, String id, String lease, Change<String> data) {
         scope.check(type);
-        return engine.heartbeatAsync(type, id, lease, data);
+        return shownWhenDone(engine.heartbeatAsync(type, id, lease, data), this::shown);
     }
 
     public CompletableFuture<Job> finishAsync(String type, String id, String lease, boolean succeeded,
             Change<String> data, String error) {
         scope.check(type);
-        return engine.finishAsync(type, id, lease, succeeded, data, error);
+        return shownWhenDone(engine.finishAsync(type, id, lease, succeeded, data, error), this::shown);
     }
 
     // ---- processing --------------------------------------------------------------------------------
@@ -169,7 +177,8 @@ public final class ScopedJobs {
             request = new AcceptRequest(scope.narrow(request.types(), engine::typeNames), request.max(),
                     request.maxScheduledAt(), request.worker());
         }
-        return waits.accept(request, wait);
+        return shownWhenDone(waits.accept(request, wait),
+                jobs -> jobs.stream().map(leased -> new LeasedJob(shown(leased.job()), leased.lease())).toList());
     }
 
     // ---- batches -----------------------------------------------------------------------------------
@@ -177,17 +186,78 @@ public final class ScopedJobs {
     /** Every item's type is checked before any is created: one outside the scope refuses the batch. */
     public CompletableFuture<List<Added>> createAll(List<NewJob> jobs) {
         jobs.forEach(job -> scope.check(job.type()));
-        return engine.batches().createAll(jobs);
+        for (int i = 0; i < jobs.size(); i++) {
+            checkAfter(jobs.get(i).changes(), "jobs[" + i + "].");
+        }
+        return shownWhenDone(engine.batches().createAll(jobs), added -> added.stream().map(this::shown).toList());
     }
 
     public CompletableFuture<List<ItemResult>> finishAll(List<FinishItem> items) {
         items.forEach(item -> scope.check(item.type()));
-        return engine.batches().finishAll(items);
+        return shownWhenDone(engine.batches().finishAll(items), this::shownResults);
     }
 
     public CompletableFuture<List<ItemResult>> heartbeatAll(List<HeartbeatItem> items) {
         items.forEach(item -> scope.check(item.type()));
-        return engine.batches().heartbeatAll(items);
+        return shownWhenDone(engine.batches().heartbeatAll(items), this::shownResults);
+    }
+
+    // ---- dependencies of types out of scope -------------------------------------------------------
+
+    /**
+     * A job named in {@code after} of a type this caller may not see is answered as one that does
+     * not exist: the same {@code 400}, so that the answer tells nothing of the other type's jobs.
+     */
+    private void checkAfter(JobChanges changes, String prefix) {
+        if (scope.isAll() || !changes.after().given() || changes.after().value() == null) {
+            return;
+        }
+        List<JobRef> after = changes.after().value();
+        for (int i = 0; i < after.size(); i++) {
+            if (after.get(i).type() != null && !scope.permits(after.get(i).type())) {
+                InvalidJobRequestException missing = Dependencies.missing(i, after.get(i));
+                throw prefix.isEmpty() ? missing : new InvalidJobRequestException(prefix + missing.field(),
+                        prefix.substring(0, prefix.length() - 1) + ": " + missing.getMessage());
+            }
+        }
+    }
+
+    /**
+     * {@code source}'s result as this caller may see it ({@code shown}); {@code source} itself for a
+     * caller who may see everything. Cancelling the answer cancels {@code source}: a resource
+     * cancels what it was given when its client hangs up, and a blocked accept or wait must then
+     * leave its waiters' list, not hold on until its time is up.
+     */
+    private <T> CompletableFuture<T> shownWhenDone(CompletionStage<T> source, UnaryOperator<T> shown) {
+        CompletableFuture<T> from = source.toCompletableFuture();
+        if (scope.isAll()) {
+            return from;
+        }
+        CompletableFuture<T> answer = from.thenApply(shown);
+        answer.whenComplete((done, failure) -> {
+            if (answer.isCancelled()) {
+                from.cancel(false);
+            }
+        });
+        return answer;
+    }
+
+    /** The job as this caller may see it: without dependencies of types out of its scope ({@link Job#narrowed}). */
+    private Job shown(Job job) {
+        return scope.isAll() || job == null ? job : job.narrowed(scope::permits);
+    }
+
+    private Added shown(Added added) {
+        return scope.isAll() ? added : new Added(shown(added.job()), added.created());
+    }
+
+    private JobPage shown(JobPage page) {
+        return scope.isAll() ? page : new JobPage(page.jobs().stream().map(this::shown).toList(), page.next());
+    }
+
+    private List<ItemResult> shownResults(List<ItemResult> results) {
+        return scope.isAll() ? results
+                : results.stream().map(result -> new ItemResult(shown(result.job()), result.halt())).toList();
     }
 
     // ---- types -------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ package io.jobfoundry.monitors;
 
 import io.jobfoundry.DaemonThreads;
 import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.DependencyTimer;
 import io.jobfoundry.jobs.background.DueTimer;
 import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.jobs.background.OutcomeRetention;
@@ -27,7 +28,8 @@ import org.jboss.logging.Logger;
  * The schedule of the engine's background work. Thin on purpose: each method only calls a plain
  * class's {@code runOnce()}, which tests drive directly with a mutable clock. The activity monitor
  * runs on a thread of its own at a pace set by the shortest activity timeout; the due timer keeps
- * its own schedule (the next job's due time), so it is only started here.
+ * its own schedule (the next job's due time), and the dependency timer runs the dependency resolver
+ * when a job others wait for finishes or goes, so both are only started here.
  */
 @ApplicationScoped
 public class Monitors {
@@ -38,6 +40,7 @@ public class Monitors {
 
     private final ActivityMonitor activity;
     private final DueTimer dueTimer;
+    private final DependencyTimer dependencyTimer;
     private final OutcomeRetention retention;
     private final JobCleaner cleaner;
     private final JobfoundryConfig config;
@@ -46,15 +49,16 @@ public class Monitors {
     private ScheduledExecutorService activityThread;
 
     @Inject
-    Monitors(ActivityMonitor activity, DueTimer dueTimer, OutcomeRetention retention, JobCleaner cleaner,
-            JobfoundryConfig config, GracefulShutdown shutdown) {
-        this(activity, dueTimer, retention, cleaner, config, shutdown::draining);
+    Monitors(ActivityMonitor activity, DueTimer dueTimer, DependencyTimer dependencyTimer, OutcomeRetention retention,
+            JobCleaner cleaner, JobfoundryConfig config, GracefulShutdown shutdown) {
+        this(activity, dueTimer, dependencyTimer, retention, cleaner, config, shutdown::draining);
     }
 
-    Monitors(ActivityMonitor activity, DueTimer dueTimer, OutcomeRetention retention, JobCleaner cleaner,
-            JobfoundryConfig config, BooleanSupplier draining) {
+    Monitors(ActivityMonitor activity, DueTimer dueTimer, DependencyTimer dependencyTimer, OutcomeRetention retention,
+            JobCleaner cleaner, JobfoundryConfig config, BooleanSupplier draining) {
         this.activity = activity;
         this.dueTimer = dueTimer;
+        this.dependencyTimer = dependencyTimer;
         this.retention = retention;
         this.cleaner = cleaner;
         this.config = config;
@@ -64,6 +68,7 @@ public class Monitors {
     void start(@Observes StartupEvent started) {
         if (config.monitor().enabled()) {
             dueTimer.start();
+            dependencyTimer.start();
             // Its own thread, not the scheduler: a type with a 2 s timeout wants a check every 200 ms.
             activityThread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jobfoundry-activity-monitor"));
             activityThread.execute(this::activityRound);

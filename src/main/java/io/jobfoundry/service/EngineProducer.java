@@ -4,6 +4,8 @@ import io.jobfoundry.DaemonThreads;
 import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.accept.Accepting;
 import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.DependencyResolver;
+import io.jobfoundry.jobs.background.DependencyTimer;
 import io.jobfoundry.jobs.background.DueTimer;
 import io.jobfoundry.jobs.background.DueWaker;
 import io.jobfoundry.jobs.background.JobCleaner;
@@ -121,6 +123,29 @@ public class EngineProducer {
     }
 
     void close(@Disposes DueTimer timer) {
+        timer.close();
+    }
+
+    @Produces
+    @Singleton
+    DependencyResolver dependencyResolver(EngineContext context) {
+        return new DependencyResolver(context);
+    }
+
+    /** Its safety-net sweep is the due timer's: both are woken by watches, and sleep only as long. */
+    @Produces
+    @Singleton
+    DependencyTimer dependencyTimer(DependencyResolver resolver, EngineContext context, JobfoundryConfig config) {
+        ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(
+                DaemonThreads.named("jobfoundry-dependencies"));
+        return new DependencyTimer(resolver, context, thread, config.monitor().dueInterval(), result -> {
+            if (result.moved() > 0) {
+                LOG.debugf("dependencies: %d waiting job(s) placed or cancelled", result.moved());
+            }
+        });
+    }
+
+    void close(@Disposes DependencyTimer timer) {
         timer.close();
     }
 

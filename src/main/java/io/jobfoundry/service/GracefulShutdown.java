@@ -1,5 +1,6 @@
 package io.jobfoundry.service;
 
+import io.jobfoundry.jobs.background.DependencyTimer;
 import io.jobfoundry.jobs.background.DueTimer;
 import io.jobfoundry.jobs.waits.JobWaits;
 import io.jobfoundry.push.PushDispatcher;
@@ -43,17 +44,19 @@ public class GracefulShutdown {
 
     private final JobWaits waits;
     private final DueTimer dueTimer;
+    private final DependencyTimer dependencyTimer;
     private final PushDispatcher push;
     private final Optional<Duration> delay;
     private final Optional<Duration> timeout;
     private final AtomicBoolean draining = new AtomicBoolean();
     private volatile long drainStarted;
 
-    GracefulShutdown(JobWaits waits, DueTimer dueTimer, PushDispatcher push,
+    GracefulShutdown(JobWaits waits, DueTimer dueTimer, DependencyTimer dependencyTimer, PushDispatcher push,
             @ConfigProperty(name = "quarkus.shutdown.delay") Optional<Duration> delay,
             @ConfigProperty(name = "quarkus.shutdown.timeout") Optional<Duration> timeout) {
         this.waits = waits;
         this.dueTimer = dueTimer;
+        this.dependencyTimer = dependencyTimer;
         this.push = push;
         this.delay = delay;
         this.timeout = timeout;
@@ -94,6 +97,7 @@ public class GracefulShutdown {
             int waiting = waits.waitingAccepts();
             waits.close();
             dueTimer.close();
+            dependencyTimer.close();
             LOG.infof("shutting down: answered %d waiting accept(s) with no job and every waitFor with the job "
                     + "as it is, ended event streams", waiting);
         }

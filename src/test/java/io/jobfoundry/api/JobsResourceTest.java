@@ -70,7 +70,7 @@ class JobsResourceTest {
         String text = created.asString();
         for (String member : List.of("type", "id", "state", "result", "data", "group", "priority", "scheduledAt",
                 "createdAt", "updatedAt", "startedAt", "finishedAt", "repeat", "attempt", "maxAttempts", "lastError",
-                "resubmit", "worker")) {
+                "resubmit", "worker", "after", "waitingFor", "history")) {
             org.hamcrest.MatcherAssert.assertThat(text, containsString("\"" + member + "\":"));
         }
         Instant scheduled = Instant.parse(created.path("scheduledAt"));

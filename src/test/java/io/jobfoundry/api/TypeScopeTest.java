@@ -3,10 +3,12 @@ package io.jobfoundry.api;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobfoundry.jobs.background.DependencyResolver;
 import io.jobfoundry.jobs.waits.JobWaits;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -22,7 +24,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A token confined to {@code email*} can neither see, accept, change nor learn of a
  * {@code billing} job, through any door: reads, waits, events, listings, counts, types, accepts
- * (globs are narrowed to its types) and batches (refused whole, nothing created).
+ * (globs are narrowed to its types), batches (refused whole, nothing created) and dependencies
+ * (another type's job named in {@code after} is one that does not exist; one named by a job of its
+ * type is left out of what it is shown).
  */
 @QuarkusTest
 @TestProfile(TokensProfile.class)
@@ -30,6 +34,9 @@ class TypeScopeTest {
 
     @Inject
     JobWaits waits;
+
+    @Inject
+    DependencyResolver resolver;
 
     private String billing;
     private String email;
@@ -138,6 +145,60 @@ class TypeScopeTest {
         forbidden(json(confined(), lease).post("/v1/finish").then());
         String beat = "{\"jobs\":[{\"type\":\"" + billing + "\",\"id\":\"invoice-1\",\"lease\":\"x\"}]}";
         forbidden(json(confined(), beat).post("/v1/heartbeat").then());
+    }
+
+    @Test
+    void dependenciesTellItNothingOfTheOtherTypesJobs() {
+        // Naming the billing job in after is answered exactly as naming one that does not exist.
+        String hidden = json(confined(), "{\"after\":[{\"type\":\"" + billing + "\",\"id\":\"invoice-1\"}]}")
+                .put("/v1/jobs/{type}/{id}", email, "after-billing").then().statusCode(400)
+                .contentType("application/problem+json").body("field", equalTo("after[0]")).extract().path("detail");
+        String missing = json(confined(), "{\"after\":[{\"type\":\"" + billing + "\",\"id\":\"invoice-9\"}]}")
+                .put("/v1/jobs/{type}/{id}", email, "after-billing").then().statusCode(400)
+                .body("field", equalTo("after[0]")).extract().path("detail");
+        assertEquals(missing.replace("invoice-9", "invoice-1"), hidden);
+        String batch = "{\"jobs\":[{\"type\":\"" + email + "\",\"after\":[{\"type\":\"" + billing
+                + "\",\"id\":\"invoice-1\"}]}]}";
+        json(confined(), batch).post("/v1/jobs").then().statusCode(400).body("field", equalTo("jobs[0].after[0]"));
+        admin().get("/v1/jobs/{type}/{id}", email, "after-billing").then().statusCode(404);
+
+        // A job of its type that an admin made wait for the billing job shows it nothing of it...
+        json(admin(), "{\"maxAttempts\":1}").put("/v1/jobs/{type}/{id}", billing, "invoice-3").then().statusCode(201);
+        json(admin(), "{\"after\":[{\"type\":\"" + billing + "\",\"id\":\"invoice-3\"},{\"type\":\"" + email
+                + "\",\"id\":\"welcome-1\"}]}").put("/v1/jobs/{type}/{id}", email, "after-both").then()
+                .statusCode(201).body("waitingFor", hasSize(2));
+        confined().get("/v1/jobs/{type}/{id}", email, "after-both").then().statusCode(200)
+                .body("after.type", equalTo(List.of(email))).body("waitingFor.type", equalTo(List.of(email)));
+        confined().get("/v1/jobs?type={type}&limit=1000", email).then().statusCode(200)
+                .body("jobs.find { it.id == 'after-both' }.after.type", equalTo(List.of(email)));
+
+        // ...nor, once the billing job fails and cancels it, of which job that was.
+        String lease = json(admin(), "{\"types\":[\"" + billing + "\"],\"max\":10}").post("/v1/accept").then()
+                .statusCode(200).extract().path("find { it.id == 'invoice-3' }.lease");
+        json(admin(), "{\"lease\":\"" + lease + "\",\"outcome\":\"failed\"}")
+                .post("/v1/jobs/{type}/{id}/finish", billing, "invoice-3").then().statusCode(200);
+        resolver.runOnce();
+        String error = confined().get("/v1/jobs/{type}/{id}", email, "after-both").then().statusCode(200)
+                .body("result", equalTo("cancelled")).extract().path("lastError");
+        assertTrue(!error.contains(billing) && !error.contains("invoice-3"), error);
+        admin().get("/v1/jobs/{type}/{id}", email, "after-both").then()
+                .body("lastError", org.hamcrest.Matchers.containsString("invoice-3"));
+    }
+
+    /** Its answers are narrowed ({@code ScopedJobs}); a hang-up must still reach the wait beneath. */
+    @Test
+    void aConfinedWorkerThatHangsUpLeavesTheWaiters() throws Exception {
+        int waitingBefore = waits.waitingAccepts();
+        String body = "{\"types\":[\"" + email + "-none\"],\"wait\":60000}";
+        try (java.net.Socket socket = new java.net.Socket("localhost", io.restassured.RestAssured.port)) {
+            java.io.OutputStream out = socket.getOutputStream();
+            out.write(("POST /v1/accept HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Authorization: Bearer " + TokensProfile.EMAIL + "\r\nContent-Length: " + body.length()
+                    + "\r\n\r\n" + body).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.flush();
+            WaitsTest.awaitCondition(() -> waits.waitingAccepts() > waitingBefore);
+        }
+        WaitsTest.awaitCondition(() -> waits.waitingAccepts() == waitingBefore);
     }
 
     private static void acceptedOnlyEmail(ValidatableResponse response) {

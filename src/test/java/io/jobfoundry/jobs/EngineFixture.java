@@ -3,6 +3,7 @@ package io.jobfoundry.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.DependencyResolver;
 import io.jobfoundry.jobs.background.DueWaker;
 import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.jobs.model.AcceptRequest;
@@ -23,7 +24,7 @@ import java.util.List;
  * each backend's test extends that and implements every area:
  * {@link AddAndRemoveContract}, {@link AcceptAndLeaseContract}, {@link RetryAndRepeatContract},
  * {@link WaitAndHandOffContract}, {@link TypeAndCountContract}, {@link BatchContract},
- * {@link OperatingContract} and {@link ListAndBulkContract}.
+ * {@link OperatingContract}, {@link ListAndBulkContract} and {@link DependencyContract}.
  */
 public interface EngineFixture {
 
@@ -42,6 +43,8 @@ public interface EngineFixture {
     DueWaker waker();
 
     JobCleaner cleaner();
+
+    DependencyResolver resolver();
 
     JobWaits waits();
 

@@ -2,6 +2,7 @@ package io.jobfoundry.jobs;
 
 import io.jobfoundry.jobs.accept.Accepting;
 import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.DependencyResolver;
 import io.jobfoundry.jobs.background.DueWaker;
 import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.jobs.context.EngineContext;
@@ -28,6 +29,7 @@ public abstract class EngineHarness implements EngineFixture {
     private ActivityMonitor activity;
     private DueWaker waker;
     private JobCleaner cleaner;
+    private DependencyResolver resolver;
     private JobWaits waits;
     private ScheduledExecutorService pool;
 
@@ -49,6 +51,7 @@ public abstract class EngineHarness implements EngineFixture {
         activity = new ActivityMonitor(context);
         waker = new DueWaker(context);
         cleaner = new JobCleaner(context);
+        resolver = new DependencyResolver(context);
     }
 
     @AfterEach
@@ -86,6 +89,11 @@ public abstract class EngineHarness implements EngineFixture {
     @Override
     public JobCleaner cleaner() {
         return cleaner;
+    }
+
+    @Override
+    public DependencyResolver resolver() {
+        return resolver;
     }
 
     @Override

@@ -50,8 +50,8 @@ class MonitorsLogTest {
         store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")).withDurability(Durability.OS));
         clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
         engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, EngineOptions.DEFAULT);
-        // activity() and retention() use neither the due timer nor the configuration.
-        monitors = new Monitors(new ActivityMonitor(engine.context()), null, new OutcomeRetention(engine.context()),
+        // activity() and retention() use neither the timers nor the configuration.
+        monitors = new Monitors(new ActivityMonitor(engine.context()), null, null, new OutcomeRetention(engine.context()),
                 new JobCleaner(engine.context()), null, () -> false);
         log = CapturedLog.of(Monitors.class);
     }

@@ -74,7 +74,7 @@ public final class JobCleaner {
                         if (standDown.getAsBoolean()) {
                             return;
                         }
-                        int count = removeFinishedThrough(due.type(), due.result(), due.cutoff(), standDown);
+                        int count = removeFinishedThrough(due.type(), due.result(), due.cutoff(), standDown, now);
                         if (count > 0) {
                             removed.merge(due.type(), count, Integer::sum);
                             context.observer().expired(due.type(), count);
@@ -135,7 +135,8 @@ public final class JobCleaner {
     }
 
     /** Removes the jobs of {@code type} that finished with {@code result} at or before {@code cutoff}. */
-    private int removeFinishedThrough(String type, JobResult result, long cutoff, BooleanSupplier standDown) {
+    private int removeFinishedThrough(String type, JobResult result, long cutoff, BooleanSupplier standDown,
+            long now) {
         byte[] begin = JobKeys.finishedBegin(type, result);
         byte[] end = JobKeys.finishedBefore(type, result, cutoff + 1);
         return ShrinkingBatches.drain(BATCH, size -> {
@@ -146,7 +147,7 @@ public final class JobCleaner {
                 List<KeyValue> expired = tx.getRange(begin, end, size);
                 int moved = 0;
                 for (KeyValue kv : expired) {
-                    if (Edits.removeExpired(tx, type, JobKeys.finishedKey(kv.key()), result)) {
+                    if (Edits.removeExpired(tx, type, JobKeys.finishedKey(kv.key()), result, now)) {
                         moved++;
                     }
                 }

@@ -2,10 +2,13 @@ package io.jobfoundry.jobs.model;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A job as clients see it (API.md's job object). {@code revision} grows with every change of the
- * job and orders the events of its subscription. {@code history}: its most recent attempts, oldest first.
+ * job and orders the events of its subscription. {@code history}: its most recent attempts, oldest first. {@code after}: the
+ * jobs it waits for (Dependencies); {@code waitingFor}: those of them not yet done;
+ * {@code blockedBy}: the one whose failure or removal cancelled it (named in its {@code lastError}), or null.
  */
 public record Job(
         String type,
@@ -27,5 +30,22 @@ public record Job(
         boolean resubmit,
         String worker,
         long revision,
-        List<Attempt> history) {
+        List<Attempt> history,
+        List<JobRef> after,
+        List<JobRef> waitingFor,
+        JobRef blockedBy) {
+
+    /**
+     * The job with its dependencies narrowed to what {@code visible} lets a caller see: entries of
+     * other types are left out ({@code ScopedJobs}), and a {@code lastError} that names one
+     * ({@link #blockedBy}) says only that a dependency did not succeed.
+     */
+    public Job narrowed(Predicate<String> visible) {
+        String error = blockedBy != null && !visible.test(blockedBy.type())
+                ? "a job it waited for (of a type this token may not see) did not succeed" : lastError;
+        return new Job(type, id, state, result, data, group, priority, scheduledAt, createdAt, updatedAt, startedAt,
+                finishedAt, repeat, attempt, maxAttempts, error, resubmit, worker, revision, history,
+                after.stream().filter(ref -> visible.test(ref.type())).toList(),
+                waitingFor.stream().filter(ref -> visible.test(ref.type())).toList(), blockedBy);
+    }
 }

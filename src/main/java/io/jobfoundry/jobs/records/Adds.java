@@ -1,6 +1,8 @@
 package io.jobfoundry.jobs.records;
 
 import io.jobfoundry.jobs.model.Added;
+import io.jobfoundry.jobs.model.AfterFailure;
+import io.jobfoundry.jobs.model.JobConflictException;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.jobs.model.TypeSettings;
@@ -9,7 +11,10 @@ import java.util.Arrays;
 
 /**
  * couch_jobs' {@code add}: a new job is pending; a pending one takes the changes; a running one
- * is flagged to run again when it finishes; a finished one is pending again.
+ * is flagged to run again when it finishes; a finished one is pending again. With {@code after}, a
+ * pending job waits for those jobs ({@link Dependencies}): a new one, a pending one (whose
+ * dependencies it replaces) and a finished one (a fresh run, which waits for the {@code after}
+ * it carries and for none without); a running one refuses it ({@code 409}).
  */
 public final class Adds {
 
@@ -27,7 +32,8 @@ public final class Adds {
         JobRecord r = JobRecord.load(tx, type, id);
         if (r == null) {
             r = newRecord(type, id, valid, settings, now, nonce);
-            r.place(tx, now, announce);
+            placeWaiting(tx, r, valid.after().given() && Dependencies.wire(tx, r, valid.after().value(), true), now,
+                    announce);
             r.save(tx, now);
             return new Added(r.view(), true);
         }
@@ -38,7 +44,9 @@ public final class Adds {
             case PENDING -> {
                 byte[] before = r.encode();
                 apply(r, valid);
-                if (Arrays.equals(before, r.encode()) && (r.due || r.scheduledAt > now)) {
+                // A PUT with after replaces the dependencies (those already done are not waited for again).
+                boolean blocked = valid.after().given() && Dependencies.wire(tx, r, valid.after().value(), false);
+                if (!blocked && Arrays.equals(before, r.encode()) && (r.due || r.scheduledAt > now || r.parked())) {
                     // The same job again (a client's retried PUT): nothing to write, no event, no
                     // new updatedAt, nobody to wake. (One due but not yet moved to the ready
                     // index is placed again below, as before: that wakes its workers now.)
@@ -48,9 +56,15 @@ public final class Adds {
                 // as stored, back in as changed.
                 JobRecord.decode(type, id, before).unplace(tx);
                 r.due = false;
-                r.place(tx, now, announce);
+                placeWaiting(tx, r, blocked, now, announce);
             }
             case RUNNING -> {
+                if (valid.after().given()) {
+                    // Its next run would have to wait while this one runs: not worth the states it
+                    // would take; the client adds it again once it has finished.
+                    throw new JobConflictException("after changes only while the job is pending or finished; "
+                            + "job " + id + " of type " + type + " is running", type, id, r.state);
+                }
                 // As resubmit: runs again when it finishes, at the given time, in the given group.
                 r.resubmit = true;
                 applyToRunning(r, valid);
@@ -63,11 +77,23 @@ public final class Adds {
                 r.unfinish(tx);
                 apply(r, valid);
                 Runs.restart(r, valid.scheduledAt().orElse(now));
-                r.place(tx, now, announce);
+                // A fresh run: it waits for the after it carries, none if it carries none.
+                Dependencies.forget(tx, r);
+                placeWaiting(tx, r, valid.after().given() && Dependencies.wire(tx, r, valid.after().value(), false),
+                        now, announce);
             }
         }
         r.save(tx, now);
         return new Added(r.view(), false);
+    }
+
+    /** Places a job in no index: in one (or parked), or finished cancelled if a dependency {@code blocked} it. */
+    private static void placeWaiting(KvTransaction tx, JobRecord r, boolean blocked, long now, boolean announce) {
+        if (blocked) {
+            Dependencies.cancelBlocked(tx, r, now);
+        } else {
+            r.place(tx, now, announce);
+        }
     }
 
     private static JobRecord newRecord(String type, String id, ValidChanges v, TypeSettings settings, long now,
@@ -82,6 +108,7 @@ public final class Adds {
         r.repeat = v.repeat().orElse(null);
         r.maxAttempts = v.maxAttempts().orElse(settings.maxAttempts());
         r.origin = nonce;
+        r.runAfterFailure = v.afterFailure().orElse(AfterFailure.CANCEL) == AfterFailure.RUN;
         return r;
     }
 
@@ -98,5 +125,8 @@ public final class Adds {
         r.priority = v.priority().orElse(r.priority);
         r.repeat = v.repeat().orElse(r.repeat);
         r.maxAttempts = v.maxAttempts().orElse(r.maxAttempts);
+        if (v.afterFailure().given()) {
+            r.runAfterFailure = v.afterFailure().value() == AfterFailure.RUN;
+        }
     }
 }

@@ -44,7 +44,7 @@ public final class Edits {
             return; // our own earlier attempt removed it
         }
         JobRecord r = require(tx, type, id);
-        r.detach(tx);
+        Dependencies.detachRemoved(tx, r, now);
         tx.clear(JobKeys.job(type, id));
         tx.set(outcome, new byte[0]);
     }
@@ -54,11 +54,12 @@ public final class Edits {
      * {@link #remove}, but only if it is still that finished job; answers whether it was. The
      * index key that named it goes either way: one its job no longer owns names nothing.
      */
-    public static boolean removeExpired(KvTransaction tx, String type, JobKeys.FinishedKey key, JobResult result) {
+    public static boolean removeExpired(KvTransaction tx, String type, JobKeys.FinishedKey key, JobResult result,
+            long now) {
         JobRecord r = JobRecord.load(tx, type, key.id());
         if (r != null && r.state == JobState.FINISHED && r.result == result && r.finishedAt != null
                 && r.finishedAt == key.at()) {
-            r.detach(tx);
+            Dependencies.detachRemoved(tx, r, now); // its dependents still resolve, by its result
             tx.clear(JobKeys.job(type, key.id()));
             return true;
         }
@@ -76,6 +77,7 @@ public final class Edits {
         switch (r.state) {
             case PENDING -> {
                 r.unplace(tx);
+                Dependencies.release(tx, r); // a job that waited for others waits no more
                 r.finish(tx, JobResult.CANCELLED, now);
                 r.resubmit = false;
                 r.runScheduledAt = null;
@@ -120,6 +122,7 @@ public final class Edits {
             case FINISHED -> {
                 r.unfinish(tx);
                 Runs.restart(r, at == null ? now : at);
+                Dependencies.forget(tx, r); // a fresh run, due at once: its dependencies were for the last one
                 r.place(tx, now);
             }
         }

@@ -2,6 +2,7 @@ package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Tuple;
 import com.apple.foundationdb.tuple.Versionstamp;
+import io.jobfoundry.jobs.model.JobRef;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.kv.VersionstampKeys;
@@ -28,7 +29,22 @@ import java.util.Arrays;
  * ("f", type, result, finishedAt, id)          → ""   finished, by result and finish time: what retention removes
  * ("o", at, nonce)                             → the outcome of an accept, so a retried accept after
  *                                                 commit_unknown_result returns the same jobs
+ * ("e", parentType, parentId, childType, childId) → parent's origin   the child waits for that incarnation of the parent
+ * ("z", parentType, parentId)                  → (outcome, origin, at)   the parent finished or went: its edges need resolving
+ * ("y")                                        → counter bumped when a "z" marker is written (wakes dependency resolvers)
  * </pre>
+ *
+ * <p>Dependencies ({@link Dependencies}): a pending job waiting for others is <em>parked</em>: in
+ * none of {@code "s"}, {@code "r"}, {@code "p"} (it is not due), counted as scheduled. An edge
+ * exists exactly while its child is pending and lists the parent in its {@code waitingFor}; it
+ * holds the {@code origin} (creation nonce) of the parent it was written against, so a parent
+ * removed and made again under the same id is not mistaken for the one the child waited for. A
+ * transaction that finishes or removes a job with edges writes its marker ({@code outcome}:
+ * {@code succeeded}, {@code failed}, {@code cancelled}, or {@code removed} for a removed job that
+ * had not succeeded; {@code at}: the time of that change, so that a marker rewritten while a
+ * resolver works through the edges is told apart from the one it started with); the resolver
+ * works through the parent's edges a bounded page per transaction and clears the marker with the
+ * last page.
  *
  * <p>Times in keys are microseconds since the epoch. {@code kind} is 0 for a retry whose time has
  * come and 1 for a fresh run, so retries go first within a priority (docspell's preference for due
@@ -244,6 +260,39 @@ public final class JobKeys {
         return Tuple.from("o", at).pack();
     }
 
+    public static byte[] edge(String parentType, String parentId, String childType, String childId) {
+        return Tuple.from("e", parentType, parentId, childType, childId).pack();
+    }
+
+    public static byte[] edgesBegin(String parentType, String parentId) {
+        return begin(Tuple.from("e", parentType, parentId));
+    }
+
+    public static byte[] edgesEnd(String parentType, String parentId) {
+        return end(Tuple.from("e", parentType, parentId));
+    }
+
+    /** The first edge key after {@code key}: where a page of a parent's edges continues. */
+    public static byte[] after(byte[] key) {
+        return concat(key, new byte[] {0x00});
+    }
+
+    public static byte[] marker(String type, String id) {
+        return Tuple.from("z", type, id).pack();
+    }
+
+    public static byte[] markersBegin() {
+        return begin(Tuple.from("z"));
+    }
+
+    public static byte[] markersEnd() {
+        return end(Tuple.from("z"));
+    }
+
+    public static byte[] resolverWatch() {
+        return Tuple.from("y").pack();
+    }
+
     // ---- the other direction: what a key read back holds ------------------------------------------
 
     /** The type a {@link #type} key registers. */
@@ -322,6 +371,18 @@ public final class JobKeys {
     static CountKey countKey(byte[] key) {
         Tuple tuple = Tuple.fromBytes(key);
         return new CountKey(tuple.getString(1), Counter.of(tuple.getString(2)));
+    }
+
+    /** An {@link #edge} key: the job waiting. */
+    public static JobRef childOfEdge(byte[] key) {
+        Tuple tuple = Tuple.fromBytes(key);
+        return new JobRef(tuple.getString(3), tuple.getString(4));
+    }
+
+    /** A {@link #marker} key: the job that finished or went. */
+    public static JobRef jobOfMarker(byte[] key) {
+        Tuple tuple = Tuple.fromBytes(key);
+        return new JobRef(tuple.getString(1), tuple.getString(2));
     }
 
     /** The counters kept per type. */

@@ -66,6 +66,13 @@ public final class JobRecord extends RecordFields {
     void place(KvTransaction tx, long now, boolean announce) {
         state = JobState.PENDING;
         result = null;
+        if (!waitingFor.isEmpty()) {
+            // Parked: not due until its dependencies are done, so in no index; counted as
+            // scheduled (pending, not due), in its type and its group.
+            due = false;
+            TypeCounts.add(tx, type, group, JobKeys.Counter.SCHEDULED, 1);
+            return;
+        }
         tx.set(JobKeys.pending(type, scheduledAt, id), new byte[0]);
         if (scheduledAt <= now) {
             enterReady(tx);
@@ -115,6 +122,10 @@ public final class JobRecord extends RecordFields {
 
     /** Takes a pending job out of whichever index holds it. */
     public void unplace(KvTransaction tx) {
+        if (parked()) {
+            TypeCounts.add(tx, type, group, JobKeys.Counter.SCHEDULED, -1);
+            return;
+        }
         tx.clear(JobKeys.pending(type, scheduledAt, id));
         if (due) {
             tx.clear(JobKeys.ready(type, group, priority, retry, scheduledAt, id));
@@ -173,6 +184,7 @@ public final class JobRecord extends RecordFields {
         due = false;
         TypeCounts.add(tx, type, JobKeys.Counter.of(result), 1);
         tx.set(JobKeys.finished(type, result, now, id), new byte[0]);
+        DependencyMarks.finished(tx, type, id, origin, result, now); // others waiting for it are told
     }
 
     /**
@@ -232,6 +244,11 @@ public final class JobRecord extends RecordFields {
         return priority;
     }
 
+    /** Pending, waiting for other jobs, in no index ({@link Dependencies}). */
+    public boolean parked() {
+        return state == JobState.PENDING && !waitingFor.isEmpty();
+    }
+
     /** Pending and in the ready index. */
     public boolean due() {
         return due;
@@ -262,7 +279,7 @@ public final class JobRecord extends RecordFields {
         return new Job(type, id, state, result, data, group, priority, Times.instant(scheduledAt),
                 Times.instant(createdAt), Times.instant(updatedAt), Times.instantOrNull(startedAt),
                 Times.instantOrNull(finishedAt), repeat, attempt, maxAttempts, lastError, resubmit, worker, revision,
-                History.view(history));
+                History.view(history), after, waitingFor, blockedBy);
     }
 
     /** The record with its current (complete or absent) activity stamp ({@link RecordFormat}). */

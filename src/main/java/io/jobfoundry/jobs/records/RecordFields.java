@@ -3,8 +3,10 @@ package io.jobfoundry.jobs.records;
 import com.apple.foundationdb.tuple.Tuple;
 import com.apple.foundationdb.tuple.Versionstamp;
 import io.jobfoundry.jobs.model.JobResult;
+import io.jobfoundry.jobs.model.JobRef;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
+import java.util.List;
 
 /**
  * What a {@link JobRecord} holds: the public fields plus what the engine needs to keep its
@@ -62,6 +64,18 @@ abstract class RecordFields {
     String finishedBy;
     /** The most recent attempts ({@link History}); null until one ends, and in records written before it was kept. */
     Tuple history;
+    /** The jobs this run waits for ({@code after}), in the order given; empty for none. */
+    List<JobRef> after = List.of();
+    /**
+     * Those of {@link #after} not yet done. A pending job with any is <em>parked</em>: in no index
+     * (not due, so neither ready nor scheduled nor in the latency index), counted as scheduled, and
+     * named by an edge key under each of them ({@link Dependencies}).
+     */
+    List<JobRef> waitingFor = List.of();
+    /** Run even if one of {@link #after} fails, is cancelled or removed; else it ends cancelled. */
+    boolean runAfterFailure;
+    /** The dependency whose failure or removal cancelled this job (named in its lastError), or null. */
+    JobRef blockedBy;
     /** Complete when read; {@code null} when not running. */
     Versionstamp activity;
     /**

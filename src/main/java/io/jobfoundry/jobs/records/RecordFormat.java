@@ -2,6 +2,7 @@ package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.model.JobResult;
+import io.jobfoundry.jobs.model.JobRef;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.kv.VersionstampKeys;
@@ -58,7 +59,48 @@ final class RecordFormat {
     /** The fields after the activity stamp, added since: absent in records of earlier releases. */
     private static Tuple tail(RecordFields r) {
         return Tuple.from(r.finishedAs == null ? null : (long) r.finishedAs.ordinal(), r.runScheduledAt, r.finishedBy,
-                r.history);
+                r.history, dependencies(r));
+    }
+
+    /**
+     * The dependencies as one nested tuple, {@code (after, waitingFor, runAfterFailure, blockedBy)}
+     * with each list a tuple of {@code (type, id)} tuples; null for a job that has none, so that
+     * the records of the many jobs without them grow by one byte.
+     */
+    private static Tuple dependencies(RecordFields r) {
+        if (r.after.isEmpty() && r.waitingFor.isEmpty() && !r.runAfterFailure && r.blockedBy == null) {
+            return null;
+        }
+        return Tuple.from(refs(r.after), refs(r.waitingFor), r.runAfterFailure,
+                r.blockedBy == null ? null : Tuple.from(r.blockedBy.type(), r.blockedBy.id()));
+    }
+
+    private static Tuple refs(List<JobRef> refs) {
+        Tuple tuple = new Tuple();
+        for (JobRef ref : refs) {
+            tuple = tuple.add(Tuple.from(ref.type(), ref.id()));
+        }
+        return tuple;
+    }
+
+    private static List<JobRef> refs(Tuple tuple) {
+        List<JobRef> refs = new ArrayList<>(tuple.size());
+        for (int i = 0; i < tuple.size(); i++) {
+            Tuple ref = tuple.getNestedTuple(i);
+            refs.add(new JobRef(ref.getString(0), ref.getString(1)));
+        }
+        return List.copyOf(refs);
+    }
+
+    private static void readDependencies(Tuple deps, RecordFields r) {
+        if (deps == null) {
+            return;
+        }
+        r.after = refs(deps.getNestedTuple(0));
+        r.waitingFor = refs(deps.getNestedTuple(1));
+        r.runAfterFailure = deps.getBoolean(2);
+        Tuple blocked = deps.getNestedTuple(3);
+        r.blockedBy = blocked == null ? null : new JobRef(blocked.getString(0), blocked.getString(1));
     }
 
     /** The record with its current (complete or absent) activity stamp. */
@@ -111,6 +153,9 @@ final class RecordFormat {
         }
         if (t.size() > 28) {
             r.history = t.getNestedTuple(28);
+        }
+        if (t.size() > 29) {
+            readDependencies(t.getNestedTuple(29), r);
         }
         return r;
     }

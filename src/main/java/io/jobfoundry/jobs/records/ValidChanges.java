@@ -1,22 +1,29 @@
 package io.jobfoundry.jobs.records;
 
+import io.jobfoundry.jobs.model.AfterFailure;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.DataTooLargeException;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobRef;
 import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.repeat.RepeatParser;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A request's changes to a job, checked before any transaction, so that a bad request changes
  * nothing: the repeat parsed (and stored normalized), the time in the engine's microseconds.
  */
 public record ValidChanges(Change<String> data, Optional<Long> scheduledAt, Change<Priority> priority,
-        Change<String> group, Change<String> repeat, Change<Integer> maxAttempts) {
+        Change<String> group, Change<String> repeat, Change<Integer> maxAttempts, Change<List<JobRef>> after,
+        Change<AfterFailure> afterFailure) {
+
 
     /** Checks {@code changes} to job {@code id} of {@code type}; throws what a client is told if they are bad. */
     public static ValidChanges of(String type, String id, JobChanges changes, int maxDataBytes) {
@@ -37,7 +44,46 @@ public record ValidChanges(Change<String> data, Optional<Long> scheduledAt, Chan
         Optional<Long> at = changes.scheduledAt().given() && changes.scheduledAt().value() != null
                 ? Optional.of(Times.micros(changes.scheduledAt().value()))
                 : Optional.empty();
-        return new ValidChanges(changes.data(), at, changes.priority(), changes.group(), repeat, changes.maxAttempts());
+        if (changes.afterFailure().given() && changes.afterFailure().value() == null) {
+            throw new InvalidJobRequestException("afterFailure", "afterFailure is cancel or run");
+        }
+        if (changes.after().given()) {
+            checkAfter(type, id, changes.after().value());
+        }
+        return new ValidChanges(changes.data(), at, changes.priority(), changes.group(), repeat, changes.maxAttempts(),
+                changes.after().map(List::copyOf), changes.afterFailure());
+    }
+
+    /**
+     * At most {@link #JobChanges.MAX_AFTER} jobs, each with a valid type and id, none twice, not the job itself
+     * ({@code id} null: a create, whose id nobody can name yet). Whether they exist is the add's to
+     * find out, in its transaction.
+     */
+    private static void checkAfter(String type, String id, List<JobRef> after) {
+        if (after == null) {
+            throw new InvalidJobRequestException("after", "after is an array of {\"type\", \"id\"}; [] for none");
+        }
+        if (after.size() > JobChanges.MAX_AFTER) {
+            throw new InvalidJobRequestException("after", "a job waits for at most " + JobChanges.MAX_AFTER + " jobs, not "
+                    + after.size());
+        }
+        Set<JobRef> seen = new HashSet<>();
+        for (int i = 0; i < after.size(); i++) {
+            JobRef ref = after.get(i);
+            String field = "after[" + i + "]";
+            try {
+                TypeNames.checkType(ref.type());
+                TypeNames.checkId(ref.id());
+            } catch (InvalidJobRequestException e) {
+                throw new InvalidJobRequestException(field + "." + e.field(), field + ": " + e.getMessage());
+            }
+            if (ref.type().equals(type) && ref.id().equals(id)) {
+                throw new InvalidJobRequestException(field, "a job cannot wait for itself");
+            }
+            if (!seen.add(ref)) {
+                throw new InvalidJobRequestException(field, field + " names job " + ref + " again");
+            }
+        }
     }
 
     /** Refuses data larger than {@code maxDataBytes} serialized. */

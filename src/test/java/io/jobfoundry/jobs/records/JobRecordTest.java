@@ -2,14 +2,17 @@ package io.jobfoundry.jobs.records;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.apple.foundationdb.tuple.Tuple;
 import com.apple.foundationdb.tuple.Versionstamp;
+import io.jobfoundry.jobs.model.JobRef;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -88,6 +91,30 @@ class JobRecordTest {
         assertEquals("lease-2", back.finishedLease);
         assertEquals(r.activity, back.activity);
         assertEquals(r.view(), back.view());
+    }
+
+    /** The dependencies sit in one nested tuple at 29: absent (or null) reads as none. */
+    @Test
+    void dependenciesReadBackWholeAndARecordWithoutThemHasNone() {
+        JobRecord r = running();
+        r.after = List.of(new JobRef("extract", "a"), new JobRef("extract", "b"));
+        r.waitingFor = List.of(new JobRef("extract", "b"));
+        r.runAfterFailure = true;
+        r.blockedBy = new JobRef("extract", "c");
+
+        Tuple written = Tuple.fromBytes(r.encode());
+        JobRecord back = JobRecord.decode("email", "a", r.encode());
+
+        assertEquals(r.after, back.after);
+        assertEquals(r.waitingFor, back.waitingFor);
+        assertTrue(back.runAfterFailure);
+        assertEquals(r.blockedBy, back.blockedBy);
+        assertEquals(r.view(), back.view());
+        assertEquals(30, written.size(), "one element more than the release before: index 29");
+        JobRecord before = JobRecord.decode("email", "a", Tuple.fromList(written.getItems().subList(0, 29)).pack());
+        assertEquals(List.of(), before.after);
+        assertEquals(List.of(), before.waitingFor);
+        assertNull(Tuple.fromBytes(running().encode()).get(29), "a job without dependencies stores a null");
     }
 
     private static JobRecord running() {

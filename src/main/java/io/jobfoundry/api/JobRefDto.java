@@ -1,0 +1,16 @@
+package io.jobfoundry.api;
+
+import io.jobfoundry.jobs.model.JobRef;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/** A job named by another's {@code after} or {@code waitingFor}, as the wire shows it. */
+@RegisterForReflection
+@Schema(name = "JobRef", requiredProperties = {"type", "id"})
+public record JobRefDto(@Schema(examples = "email") String type, @Schema(examples = "welcome-42") String id) {
+
+    static List<JobRefDto> of(List<JobRef> refs) {
+        return refs.stream().map(ref -> new JobRefDto(ref.type(), ref.id())).toList();
+    }
+}
