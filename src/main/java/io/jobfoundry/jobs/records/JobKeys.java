@@ -28,7 +28,20 @@ import java.util.Arrays;
  * ("f", type, result, finishedAt, id)          → ""   finished, by result and finish time: what retention removes
  * ("o", at, nonce)                             → the outcome of an accept, so a retried accept after
  *                                                 commit_unknown_result returns the same jobs
+ * ("l", type, slot)                            → id   a concurrency.max permit held by a running job
+ * ("m", type, group, slot)                     → id   a concurrency.perGroup permit held by a running job
+ * ("q", type, slot)                            → time of the last start under a per-type rateLimit slot
+ * ("n", type, group, slot)                     → time of the last start under a perGroup rateLimit slot
  * </pre>
+ *
+ * <p>Limits are permits, not counters ({@code docs/architecture.md}, "Concurrency and rate limits").
+ * A limit of n is n slot numbers; a running job holds one slot of each concurrency limit of its type
+ * (the record keeps which, {@code RecordFields.slots}) and gives it back when it stops running. An
+ * accept takes a free slot with a read conflict on that one key, so two accepts conflict only if
+ * they take the same slot, and no single key serializes a limited type's accepts. A rate slot holds
+ * the time (microseconds, the accepting replica's clock) of the last start under it and is free once
+ * {@code seconds} have passed since. Slots at or past a lowered limit still count until they are
+ * given back. A type without limits has none of these keys, and its accepts read none.
  *
  * <p>Times in keys are microseconds since the epoch. {@code kind} is 0 for a retry whose time has
  * come and 1 for a fresh run, so retries go first within a priority (docspell's preference for due
@@ -242,6 +255,41 @@ public final class JobKeys {
 
     public static byte[] outcomesBefore(long at) {
         return Tuple.from("o", at).pack();
+    }
+
+    public static byte[] typeSlot(String type, long slot) {
+        return Tuple.from("l", type, slot).pack();
+    }
+
+    public static Tuple typeSlots(String type) {
+        return Tuple.from("l", type);
+    }
+
+    public static byte[] groupSlot(String type, String group, long slot) {
+        return Tuple.from("m", type, group, slot).pack();
+    }
+
+    public static Tuple groupSlots(String type, String group) {
+        return Tuple.from("m", type, group);
+    }
+
+    public static Tuple typeRateSlots(String type) {
+        return Tuple.from("q", type);
+    }
+
+    public static Tuple groupRateSlots(String type, String group) {
+        return Tuple.from("n", type, group);
+    }
+
+    /** The slot under {@code slots} numbered {@code slot}, any of the four kinds above. */
+    public static byte[] slot(Tuple slots, long slot) {
+        return slots.add(slot).pack();
+    }
+
+    /** The number of a slot key under {@code slots} (its last element). */
+    public static long slotNumber(byte[] key) {
+        Tuple tuple = Tuple.fromBytes(key);
+        return tuple.getLong(tuple.size() - 1);
     }
 
     // ---- the other direction: what a key read back holds ------------------------------------------

@@ -139,6 +139,11 @@ public final class JobRecord extends RecordFields {
         recordActivity(tx, now, userVersion);
     }
 
+    /** The concurrency permits an accept took for this job, which it starts running in the same transaction. */
+    public void holdSlots(Slots.Held held) {
+        slots = held;
+    }
+
     /** Renews a running job's activity: a new versionstamped activity key replaces the old one. Saves it. */
     void recordActivity(KvTransaction tx, long now, int userVersion) {
         if (activity != null) {
@@ -155,10 +160,18 @@ public final class JobRecord extends RecordFields {
         tx.setVersionstampedValue(JobKeys.job(type, id), value.key(), value.offset());
     }
 
-    /** Ends a running job's hold: its activity key goes, the lease dies. The caller saves the record. */
+    /**
+     * Ends a running job's hold: its activity key goes, the lease dies, its concurrency permits go
+     * back (waking blocked accepts at once). Every path out of running comes here: finish, failure,
+     * activity timeout, a cancel carried out, release, removal. The caller saves the record.
+     */
     void stopRunning(KvTransaction tx) {
         if (activity != null) {
             tx.clear(JobKeys.activity(type, activity));
+        }
+        if (slots != null) {
+            Slots.giveBack(tx, type, slots);
+            slots = null;
         }
         activity = null;
         lease = null;

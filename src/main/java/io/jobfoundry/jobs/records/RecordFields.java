@@ -62,6 +62,11 @@ abstract class RecordFields {
     String finishedBy;
     /** The most recent attempts ({@link History}); null until one ends, and in records written before it was kept. */
     Tuple history;
+    /**
+     * The concurrency permits a running job holds ({@link Slots.Held}), to give back when it stops;
+     * null when it holds none (not running, a type without limits, or written before limits).
+     */
+    Slots.Held slots;
     /** Complete when read; {@code null} when not running. */
     Versionstamp activity;
     /**

@@ -58,7 +58,7 @@ final class RecordFormat {
     /** The fields after the activity stamp, added since: absent in records of earlier releases. */
     private static Tuple tail(RecordFields r) {
         return Tuple.from(r.finishedAs == null ? null : (long) r.finishedAs.ordinal(), r.runScheduledAt, r.finishedBy,
-                r.history);
+                r.history, r.slots == null ? null : r.slots.encode());
     }
 
     /** The record with its current (complete or absent) activity stamp. */
@@ -111,6 +111,9 @@ final class RecordFormat {
         }
         if (t.size() > 28) {
             r.history = t.getNestedTuple(28);
+        }
+        if (t.size() > 29) {
+            r.slots = Slots.Held.decode(t.getNestedTuple(29));
         }
         return r;
     }
