@@ -23,7 +23,7 @@ import java.util.List;
  * each backend's test extends that and implements every area:
  * {@link AddAndRemoveContract}, {@link AcceptAndLeaseContract}, {@link RetryAndRepeatContract},
  * {@link WaitAndHandOffContract}, {@link TypeAndCountContract}, {@link BatchContract},
- * {@link OperatingContract} and {@link ListAndBulkContract}.
+ * {@link OperatingContract}, {@link ListAndBulkContract} and {@link FlowLimitContract}.
  */
 public interface EngineFixture {
 

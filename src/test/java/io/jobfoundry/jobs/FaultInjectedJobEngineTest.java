@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FaultInjectedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
         WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
-        ListAndBulkContract {
+        ListAndBulkContract, FlowLimitContract {
 
     @TempDir
     Path folder;

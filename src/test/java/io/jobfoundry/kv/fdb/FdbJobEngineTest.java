@@ -4,6 +4,7 @@ import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.AcceptAndLeaseContract;
 import io.jobfoundry.jobs.AddAndRemoveContract;
 import io.jobfoundry.jobs.BatchContract;
+import io.jobfoundry.jobs.FlowLimitContract;
 import io.jobfoundry.jobs.EngineHarness;
 import io.jobfoundry.jobs.ListAndBulkContract;
 import io.jobfoundry.jobs.OperatingContract;
@@ -23,7 +24,7 @@ import java.util.UUID;
 @EnabledIfFdbReachable
 class FdbJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
         WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
-        ListAndBulkContract {
+        ListAndBulkContract, FlowLimitContract {
 
     @Override
     protected KvStore openStore() {
