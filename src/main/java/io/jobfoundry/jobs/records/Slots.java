@@ -75,7 +75,7 @@ public final class Slots {
             return 0;
         }
         int adopted = 0;
-        if (now.limited()) {
+        if (now.limited() && !now.equals(was)) {
             adopted = adoptRunning(tx, type, now.max() != null, now.perGroup() != null);
         }
         if (was.perGroup() != null && (now.perGroup() == null || now.perGroup() > was.perGroup())) {

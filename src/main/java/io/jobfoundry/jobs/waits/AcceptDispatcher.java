@@ -322,7 +322,9 @@ final class AcceptDispatcher {
         if (rateTimer != null) {
             rateTimer.cancel(false);
         }
-        Duration wait = Duration.between(accepting.context().clock().instant(), at);
+        // A millisecond late: the executor's time and the clock's may differ by a little, and a
+        // round a hair early would only find the slot busy and set the timer again.
+        Duration wait = Duration.between(accepting.context().clock().instant(), at).plusMillis(1);
         rateTimerAt = at;
         rateTimer = timer.schedule(this::signal, Math.max(0, wait.toNanos()), TimeUnit.NANOSECONDS);
     }

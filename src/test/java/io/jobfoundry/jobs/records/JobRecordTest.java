@@ -90,6 +90,20 @@ class JobRecordTest {
         assertEquals(r.view(), back.view());
     }
 
+    /** The permits a running job holds come after every earlier field; a record without them holds none. */
+    @Test
+    void heldSlotsReadBackAndAreAbsentInEarlierRecords() {
+        JobRecord r = running();
+        r.slots = new Slots.Held(3L, "tenant-7", 1L);
+        Tuple written = Tuple.fromBytes(r.encode());
+        assertEquals(30, written.size(), "the slots are the last element");
+
+        assertEquals(new Slots.Held(3L, "tenant-7", 1L), JobRecord.decode("email", "a", r.encode()).slots);
+        assertNull(JobRecord.decode("email", "a", Tuple.fromList(written.getItems().subList(0, 29)).pack()).slots);
+        r.slots = null;
+        assertNull(JobRecord.decode("email", "a", r.encode()).slots);
+    }
+
     private static JobRecord running() {
         JobRecord r = new JobRecord("email", "a");
         r.state = JobState.RUNNING;
