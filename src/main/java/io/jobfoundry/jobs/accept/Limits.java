@@ -5,7 +5,7 @@ import io.jobfoundry.jobs.model.RateLimit;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.records.JobRecord;
-import io.jobfoundry.jobs.records.Slots;
+import io.jobfoundry.jobs.records.HeldSlots;
 import io.jobfoundry.kv.KvTransaction;
 import java.util.HashMap;
 import java.util.Map;
@@ -111,7 +111,7 @@ final class Limits {
             slots.take(slots.free());
         }
         if (typeSlot != null || groupSlot != null) {
-            job.holdSlots(new Slots.Held(typeSlot, groupSlot == null ? null : job.group(), groupSlot));
+            job.holdSlots(new HeldSlots(typeSlot, groupSlot == null ? null : job.group(), groupSlot));
         }
     }
 

@@ -36,7 +36,7 @@ import java.util.Arrays;
  *
  * <p>Limits are permits, not counters ({@code docs/architecture.md}, "Concurrency and rate limits").
  * A limit of n is n slot numbers; a running job holds one slot of each concurrency limit of its type
- * (the record keeps which, {@code RecordFields.slots}) and gives it back when it stops running. An
+ * (the record keeps which, {@link HeldSlots}) and gives it back when it stops running. An
  * accept takes a free slot with a read conflict on that one key, so two accepts conflict only if
  * they take the same slot, and no single key serializes a limited type's accepts. A rate slot holds
  * the time (microseconds, the accepting replica's clock) of the last start under it and is free once

@@ -140,7 +140,7 @@ public final class JobRecord extends RecordFields {
     }
 
     /** The concurrency permits an accept took for this job, which it starts running in the same transaction. */
-    public void holdSlots(Slots.Held held) {
+    public void holdSlots(HeldSlots held) {
         slots = held;
     }
 
@@ -170,13 +170,31 @@ public final class JobRecord extends RecordFields {
             tx.clear(JobKeys.activity(type, activity));
         }
         if (slots != null) {
-            Slots.giveBack(tx, type, slots);
+            giveBack(tx, slots);
             slots = null;
         }
         activity = null;
         lease = null;
         worker = null;
         TypeCounts.add(tx, type, group, JobKeys.Counter.RUNNING, -1);
+    }
+
+    /**
+     * Gives a stopping job's permits back: blind clears, which conflict with nobody but an accept
+     * that read the slot with a conflict; then wakes the accepts blocked on the type, on every
+     * replica (atomic adds). A group permit also puts the group back in the accept ring: an accept
+     * that found the group full took its marker out, and only this brings it back while nothing
+     * new becomes ready in it.
+     */
+    private void giveBack(KvTransaction tx, HeldSlots held) {
+        if (held.typeSlot() != null) {
+            tx.clear(JobKeys.typeSlot(type, held.typeSlot()));
+        }
+        if (held.groupSlot() != null) {
+            tx.clear(JobKeys.groupSlot(type, held.group(), held.groupSlot()));
+            tx.set(JobKeys.group(type, held.group()), new byte[0]);
+        }
+        announceReady(tx, type);
     }
 
     void finish(KvTransaction tx, JobResult result, long now) {

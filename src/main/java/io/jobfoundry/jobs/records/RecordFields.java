@@ -63,10 +63,10 @@ abstract class RecordFields {
     /** The most recent attempts ({@link History}); null until one ends, and in records written before it was kept. */
     Tuple history;
     /**
-     * The concurrency permits a running job holds ({@link Slots.Held}), to give back when it stops;
+     * The concurrency permits a running job holds ({@link HeldSlots}), to give back when it stops;
      * null when it holds none (not running, a type without limits, or written before limits).
      */
-    Slots.Held slots;
+    HeldSlots slots;
     /** Complete when read; {@code null} when not running. */
     Versionstamp activity;
     /**

@@ -113,7 +113,7 @@ final class RecordFormat {
             r.history = t.getNestedTuple(28);
         }
         if (t.size() > 29) {
-            r.slots = Slots.Held.decode(t.getNestedTuple(29));
+            r.slots = HeldSlots.decode(t.getNestedTuple(29));
         }
         return r;
     }

@@ -15,48 +15,13 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The concurrency permits a running job holds ({@code ("l", type, slot)}, {@code ("m", type, group,
- * slot)} in {@link JobKeys}): given back when it stops running, and handed to the jobs already
- * running when a limit is set. Taking them is the accept's business ({@code accept.Limits}).
+ * The concurrency permits ({@link HeldSlots}) of the jobs already running when a type's limits
+ * change. Taking them is the accept's business ({@code accept.Limits}), giving them back the
+ * record's ({@link JobRecord#stopRunning}).
  */
 public final class Slots {
 
     private Slots() {
-    }
-
-    /**
-     * The permits of one run: its slot of the type's {@code max} and of {@code group}'s
-     * {@code perGroup} (each null if it holds none). The group is kept because a client's add
-     * while the job runs may move it to another group for its next run ({@code regroupWhileRunning}),
-     * while the permit stays with the group it was started in.
-     */
-    public record Held(Long typeSlot, String group, Long groupSlot) {
-
-        Tuple encode() {
-            return Tuple.from(typeSlot, group, groupSlot);
-        }
-
-        static Held decode(Tuple t) {
-            return t == null ? null : new Held((Long) t.get(0), t.getString(1), (Long) t.get(2));
-        }
-    }
-
-    /**
-     * Gives a stopping job's permits back: blind clears, which conflict with nobody but an accept
-     * that read the slot with a conflict; then wakes the accepts blocked on the type, on every
-     * replica (atomic adds). A group permit also puts the group back in the accept ring: an accept
-     * that found the group full took its marker out, and only this brings it back while nothing
-     * new becomes ready in it.
-     */
-    static void giveBack(KvTransaction tx, String type, Held held) {
-        if (held.typeSlot() != null) {
-            tx.clear(JobKeys.typeSlot(type, held.typeSlot()));
-        }
-        if (held.groupSlot() != null) {
-            tx.clear(JobKeys.groupSlot(type, held.group(), held.groupSlot()));
-            tx.set(JobKeys.group(type, held.group()), new byte[0]);
-        }
-        JobRecord.announceReady(tx, type);
     }
 
     /**
@@ -98,7 +63,7 @@ public final class Slots {
             if (r == null || r.state() != io.jobfoundry.jobs.model.JobState.RUNNING) {
                 continue;
             }
-            Held held = r.slots == null ? new Held(null, null, null) : r.slots;
+            HeldSlots held = r.slots == null ? new HeldSlots(null, null, null) : r.slots;
             Long typeSlot = held.typeSlot();
             String group = held.group();
             Long groupSlot = held.groupSlot();
@@ -116,7 +81,7 @@ public final class Slots {
                 groupSlot = lowestFree(taken);
                 tx.set(JobKeys.groupSlot(type, group, groupSlot), Tuple.from(r.id()).pack());
             }
-            Held now = new Held(typeSlot, group, groupSlot);
+            HeldSlots now = new HeldSlots(typeSlot, group, groupSlot);
             if (!now.equals(held)) {
                 r.slots = now;
                 r.store(tx);

@@ -94,11 +94,11 @@ class JobRecordTest {
     @Test
     void heldSlotsReadBackAndAreAbsentInEarlierRecords() {
         JobRecord r = running();
-        r.slots = new Slots.Held(3L, "tenant-7", 1L);
+        r.slots = new HeldSlots(3L, "tenant-7", 1L);
         Tuple written = Tuple.fromBytes(r.encode());
         assertEquals(30, written.size(), "the slots are the last element");
 
-        assertEquals(new Slots.Held(3L, "tenant-7", 1L), JobRecord.decode("email", "a", r.encode()).slots);
+        assertEquals(new HeldSlots(3L, "tenant-7", 1L), JobRecord.decode("email", "a", r.encode()).slots);
         assertNull(JobRecord.decode("email", "a", Tuple.fromList(written.getItems().subList(0, 29)).pack()).slots);
         r.slots = null;
         assertNull(JobRecord.decode("email", "a", r.encode()).slots);
