@@ -2,6 +2,7 @@ package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.model.Concurrency;
+import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvTransaction;
@@ -60,7 +61,7 @@ public final class Slots {
         int adopted = 0;
         for (KeyValue kv : tx.getRange(JobKeys.activityBegin(type), JobKeys.end(Tuple.from("a", type)), 0)) {
             JobRecord r = JobRecord.load(tx, type, JobKeys.activityEntry(kv.key(), kv.value()).id());
-            if (r == null || r.state() != io.jobfoundry.jobs.model.JobState.RUNNING) {
+            if (r == null || r.state() != JobState.RUNNING) {
                 continue;
             }
             HeldSlots held = r.slots == null ? new HeldSlots(null, null, null) : r.slots;
