@@ -199,6 +199,27 @@ final class JsonBody {
         return Optional.of(value.intValueExact());
     }
 
+    /** {@link #integer}, or {@code null} given for the member (which {@link Change#to} carries). */
+    Change<Integer> integerOrNull(String name, int min, int max) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Change.keep();
+        }
+        return node.isNull() ? Change.to(null) : Change.to(integer(name, min, max).orElseThrow());
+    }
+
+    /** A member that must be {@code true} or {@code false} when present; {@code null} is refused. */
+    Optional<Boolean> bool(String name) {
+        JsonNode node = object.get(name);
+        if (node == null) {
+            return Optional.empty();
+        }
+        if (!node.isBoolean()) {
+            throw wrongType(name, "true or false", node);
+        }
+        return Optional.of(node.booleanValue());
+    }
+
     /** Milliseconds as a whole number within {@code 0..max}. */
     Optional<Duration> millis(String name, Duration max) {
         JsonNode node = object.get(name);

@@ -2,8 +2,10 @@ package io.jobfoundry.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.jobfoundry.jobs.model.Concurrency;
 import io.jobfoundry.jobs.model.Counts;
 import io.jobfoundry.jobs.model.PushTarget;
+import io.jobfoundry.jobs.model.RateLimit;
 import io.jobfoundry.jobs.model.Retention;
 import io.jobfoundry.jobs.model.TypeInfo;
 import io.jobfoundry.jobs.model.TypeSettings;
@@ -18,9 +20,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @RegisterForReflection
 @Schema(name = "Type", description = "A type's settings (durations in seconds) and its job counts.",
         requiredProperties = {"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention", "push",
-            "paused", "oldestDueAt", "counts"})
-@JsonPropertyOrder({"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention", "push", "paused",
-    "oldestDueAt", "counts"})
+            "concurrency", "rateLimit", "paused", "oldestDueAt", "counts"})
+@JsonPropertyOrder({"type", "activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention", "push",
+    "concurrency", "rateLimit", "paused", "oldestDueAt", "counts"})
 public record TypeDto(@Schema(examples = "email") String type,
         @Schema(description = "seconds a running job may go without heartbeat or finish", examples = "30")
         BigDecimal activityTimeout,
@@ -31,6 +33,9 @@ public record TypeDto(@Schema(examples = "email") String type,
         RetentionDto retention,
         @Schema(nullable = true, description = "the HTTP target the service delivers the type's jobs to; null: "
                 + "processors pull them") Push push,
+        ConcurrencyDto concurrency,
+        @Schema(nullable = true, description = "at most count starts in any window of seconds; null: no rate limit")
+        RateLimitDto rateLimit,
         @Schema(description = "a paused type hands out no job (POST /v1/types/{type}/pause, /resume)")
         boolean paused,
         @Schema(type = SchemaType.STRING, nullable = true, format = "date-time",
@@ -79,6 +84,31 @@ public record TypeDto(@Schema(examples = "email") String type,
     }
 
     @RegisterForReflection
+    @Schema(name = "Concurrency", description = "jobs running at once at most, of the type (max) and of each "
+            + "group (perGroup), across replicas; null: no limit", requiredProperties = {"max", "perGroup"})
+    @JsonPropertyOrder({"max", "perGroup"})
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record ConcurrencyDto(@Schema(nullable = true, examples = "10") Integer max,
+            @Schema(nullable = true, examples = "2") Integer perGroup) {
+
+        static ConcurrencyDto of(Concurrency c) {
+            return new ConcurrencyDto(c.max(), c.perGroup());
+        }
+    }
+
+    @RegisterForReflection
+    @Schema(name = "RateLimit", description = "starts at most count in any window of seconds, of the type or, with "
+            + "perGroup, of each group, across replicas", requiredProperties = {"count", "seconds", "perGroup"})
+    @JsonPropertyOrder({"count", "seconds", "perGroup"})
+    public record RateLimitDto(@Schema(examples = "100") int count, @Schema(examples = "60") BigDecimal seconds,
+            boolean perGroup) {
+
+        static RateLimitDto of(RateLimit r) {
+            return r == null ? null : new RateLimitDto(r.count(), TypeSettings.seconds(r.window()), r.perGroup());
+        }
+    }
+
+    @RegisterForReflection
     @Schema(name = "Counts", description = "jobs of the type by state; pending includes due",
             requiredProperties = {"pending", "due", "running", "succeeded", "failed", "cancelled"})
     @JsonPropertyOrder({"pending", "due", "running", "succeeded", "failed", "cancelled"})
@@ -91,7 +121,8 @@ public record TypeDto(@Schema(examples = "email") String type,
         return new TypeDto(info.type(), TypeSettings.seconds(s.activityTimeout()), s.maxAttempts(),
                 List.of(s.highRun(), s.lowRun()),
                 new Backoff(TypeSettings.seconds(s.backoffBase()), TypeSettings.seconds(s.backoffMax())),
-                RetentionDto.of(s.retention()), Push.of(s.push()), info.paused(), WireTimes.format(info.oldestDueAt()),
+                RetentionDto.of(s.retention()), Push.of(s.push()), ConcurrencyDto.of(s.concurrency()),
+                RateLimitDto.of(s.rateLimit()), info.paused(), WireTimes.format(info.oldestDueAt()),
                 new CountsDto(c.pending(), c.due(), c.running(), c.succeeded(), c.failed(), c.cancelled()));
     }
 }

@@ -92,7 +92,8 @@ public class TypesResource {
     public TypeDto configure(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             byte[] body) {
         JsonBody request = bodies.read(contentType, body)
-                .allow("activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention", "push");
+                .allow("activityTimeout", "maxAttempts", "priorityScheme", "backoff", "retention", "push",
+                        "concurrency", "rateLimit");
         List<Integer> scheme = request.integers("priorityScheme", 0, 1000).orElse(null);
         if (scheme != null && scheme.size() != 2) {
             throw new InvalidInputException("priorityScheme", "priorityScheme is [high, low], e.g. [2, 1]");
@@ -110,8 +111,9 @@ public class TypesResource {
         var failed = retention.secondsOrNull("failed", Duration.ZERO, Retention.LONGEST);
         var cancelled = retention.secondsOrNull("cancelled", Duration.ZERO, Retention.LONGEST);
         UnaryOperator<TypeSettings> push = pushChange(request);
+        UnaryOperator<TypeSettings> limits = LimitsBody.change(request);
         // Read and write in one transaction: concurrent partial PUTs cannot undo each other.
-        return TypeDto.of(jobs.jobs().configureType(type, current -> push.apply(new TypeSettings(
+        return TypeDto.of(jobs.jobs().configureType(type, current -> limits.apply(push.apply(new TypeSettings(
                 activityTimeout.orElse(current.activityTimeout()),
                 maxAttempts.orElse(current.maxAttempts()),
                 scheme == null ? current.highRun() : scheme.get(0),
@@ -121,7 +123,7 @@ public class TypesResource {
                 new Retention(succeeded.orElse(current.retention().succeeded()),
                         failed.orElse(current.retention().failed()),
                         cancelled.orElse(current.retention().cancelled())),
-                current.push()))));
+                current.push(), current.concurrency(), current.rateLimit())))));
     }
 
     /**

@@ -9,6 +9,7 @@ import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Groups;
 import io.jobfoundry.jobs.records.JobRecord;
+import io.jobfoundry.jobs.records.Slots;
 import io.jobfoundry.jobs.records.TypeCounts;
 import io.jobfoundry.jobs.records.TypeRegistry;
 import io.jobfoundry.kv.Sync;
@@ -52,8 +53,11 @@ final class JobTypes {
         long now = context.now();
         return runner.run(tx -> {
             TypeSettings current = TypeRegistry.find(tx, type);
-            TypeSettings settings = change.apply(current == null ? TypeSettings.DEFAULT : current);
+            TypeSettings before = current == null ? TypeSettings.DEFAULT : current;
+            TypeSettings settings = change.apply(before);
             TypeRegistry.put(tx, type, settings);
+            // Jobs already running take permits of a new limit; a raised one wakes blocked accepts.
+            Slots.settingsChanged(tx, type, before, settings);
             // Snapshot: every job transition adds to these counters; a conflicting read of them
             // would fail this write under any traffic on the type (FDB), for figures only shown.
             return new TypeInfo(type, settings, TypeCounts.of(tx.snapshot(), type), TypeRegistry.lookup(tx, type).paused(),

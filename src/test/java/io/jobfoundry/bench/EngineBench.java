@@ -33,9 +33,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code purge}: the cleaner removing 1,000,000 finished jobs past their retention while a
  *       worker goes on ({@link PurgeBench});</li>
  *   <li>{@code noisy}: 90% of the jobs from one group, the rest from 20 small groups, 8 workers
- *       draining them: each group's p95 wait from creation to accept.</li>
+ *       draining them: each group's p95 wait from creation to accept;</li>
+ *   <li>{@code limits}: accept throughput with 1,000 groups each limited to 2 running, against
+ *       no limit ({@link LimitsBench}).</li>
  * </ul>
- * <pre>./mvnw -B -q -Pbench test-compile exec:java -Dexec.args="engine scale|noisy|purge [count]"</pre>
+ * <pre>./mvnw -B -q -Pbench test-compile exec:java -Dexec.args="engine scale|noisy|purge|limits [count]"</pre>
  */
 public final class EngineBench {
 
@@ -48,7 +50,8 @@ public final class EngineBench {
             case "scale" -> scale(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
             case "noisy" -> noisy();
             case "purge" -> PurgeBench.run(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
-            default -> throw new IllegalArgumentException("scenario: scale | noisy | purge");
+            case "limits" -> LimitsBench.run(args.length > 1 ? Integer.parseInt(args[1]) : 40_000);
+            default -> throw new IllegalArgumentException("scenario: scale | noisy | purge | limits");
         }
     }
 

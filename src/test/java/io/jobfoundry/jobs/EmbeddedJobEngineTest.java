@@ -9,7 +9,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class EmbeddedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
         WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
-        ListAndBulkContract, DependencyContract {
+        ListAndBulkContract, DependencyContract,
+        FlowLimitContract {
 
     @TempDir
     Path folder;

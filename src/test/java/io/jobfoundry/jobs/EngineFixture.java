@@ -24,7 +24,7 @@ import java.util.List;
  * each backend's test extends that and implements every area:
  * {@link AddAndRemoveContract}, {@link AcceptAndLeaseContract}, {@link RetryAndRepeatContract},
  * {@link WaitAndHandOffContract}, {@link TypeAndCountContract}, {@link BatchContract},
- * {@link OperatingContract}, {@link ListAndBulkContract} and {@link DependencyContract}.
+ * {@link OperatingContract}, {@link ListAndBulkContract}, {@link DependencyContract} and {@link FlowLimitContract}.
  */
 public interface EngineFixture {
 

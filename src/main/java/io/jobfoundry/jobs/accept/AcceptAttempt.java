@@ -94,10 +94,11 @@ public final class AcceptAttempt {
                     type -> TypeRegistry.find(tx, type));
             // Jobs that became ready since the first attempt bumped the watch key before any
             // watch armed now could see it: a short replayed round asks for another at once.
-            return new AcceptBatch(result, watch && replayed < wanted ? ReadyWatch.AT_ONCE : ReadyWatch.NONE);
+            return new AcceptBatch(result, watch && replayed < wanted ? ReadyWatch.AT_ONCE : ReadyWatch.NONE, null);
         }
         Acceptor.Round attempt = acceptor.round();
         round = attempt;
+        long rateFree = Long.MAX_VALUE;
         List<Object> record = new ArrayList<>();
         int handed = 0;
         int claim = 0;
@@ -111,7 +112,12 @@ public final class AcceptAttempt {
                 continue;
             }
             TypeSettings settings = registered.settings();
-            for (JobRecord r : acceptor.take(attempt, tx, type, settings, wanted - handed, maxAt)) {
+            Limits limits = Limits.of(tx, type, settings, now);
+            List<JobRecord> taken = acceptor.take(attempt, tx, type, settings, wanted - handed, maxAt, limits);
+            if (limits != null) {
+                rateFree = Math.min(rateFree, limits.nextFree());
+            }
+            for (JobRecord r : taken) {
                 while (result.get(claim).size() == claims.get(claim).max()) {
                     claim++;
                 }
@@ -133,7 +139,8 @@ public final class AcceptAttempt {
         // the round a writing one, whose watch costs its waiters a transaction of its own.
         boolean cleared = acceptor.clearEmptyGroups(attempt, tx, waiting && handed == 0 ? 1 : 0);
         ReadyWatch wake = waiting ? ReadyWatch.of(tx, readyCounters(), handed > 0 || cleared) : ReadyWatch.NONE;
-        return new AcceptBatch(result, wake);
+        // A rate limit frees by time, which no watch sees: the waiters also need a timer then.
+        return new AcceptBatch(result, wake, waiting && rateFree != Long.MAX_VALUE ? Times.instant(rateFree) : null);
     }
 
     /** The counters a job of these patterns adds to when it becomes ready: a glob's is the global one. */

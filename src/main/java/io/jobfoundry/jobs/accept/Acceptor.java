@@ -57,6 +57,8 @@ final class Acceptor {
         private final Map<GroupKey, Integer> positionMoves = new HashMap<>();
         /** Groups this attempt found empty, each read with a conflict: their markers may be cleared. */
         private final List<GroupKey> empty = new ArrayList<>();
+        /** Groups at their perGroup limit, their slots read with a conflict: their markers go ({@link Limits#fullForSure}). */
+        private final Set<GroupKey> full = new java.util.LinkedHashSet<>();
 
         private String cursor(String type) {
             return cursorMoves.containsKey(type) ? cursorMoves.get(type) : cursors.get(type);
@@ -124,18 +126,36 @@ final class Acceptor {
      * Claims up to {@code need} ready jobs of {@code type}; the caller starts them running. Groups
      * are visited one at a time in ring order after the cursor, so an accept reads a few keys
      * however many groups there are; it stops when it comes back to a group that gave nothing.
+     * With {@code limits} (null: the type has none), nothing is claimed once the type's limits are
+     * used up, a group without room is passed over (one at its perGroup limit also leaves the
+     * ring, {@link #clearEmptyGroups}), and each job claimed takes its permits and rate slots.
      */
-    List<JobRecord> take(Round round, KvTransaction tx, String type, TypeSettings settings, int need, long maxAt) {
+    List<JobRecord> take(Round round, KvTransaction tx, String type, TypeSettings settings, int need, long maxAt,
+            Limits limits) {
         List<JobRecord> taken = new ArrayList<>(need);
         Set<String> fruitless = new HashSet<>();
         String position = round.cursor(type);
         while (taken.size() < need) {
             String group = nextGroup(tx, type, position);
-            if (group == null || fruitless.contains(group)) {
+            // The type's own limits only once there is a group to serve: an idle type reads no slots.
+            if (group == null || fruitless.contains(group) || limits != null && limits.typeExhausted()) {
                 break;
+            }
+            Limits.Room room = limits == null ? Limits.Room.ROOM : limits.roomIn(group);
+            if (room != Limits.Room.ROOM) {
+                // Fairness among the groups with room: this one is passed over, not waited for.
+                fruitless.add(group);
+                if (room == Limits.Room.FULL && !round.full.contains(new GroupKey(type, group)) && limits.fullForSure(group)) {
+                    round.full.add(new GroupKey(type, group));
+                }
+                position = group;
+                continue;
             }
             JobRecord job = takeFromGroup(round, tx, type, group, settings, maxAt);
             if (job != null) {
+                if (limits != null) {
+                    limits.admit(job);
+                }
                 taken.add(job);
                 round.served(type, group, job.priority(), settings);
                 fruitless.clear();
@@ -151,13 +171,18 @@ final class Acceptor {
     }
 
     /**
-     * Clears the markers of the groups {@code round} found empty, unless it found at most
-     * {@code keep} of them, which stay in the ring for a later transaction to clear. Answers whether
-     * it cleared any, a write.
+     * Clears the markers of the groups {@code round} found full, and of those it found empty unless
+     * it found at most {@code keep} of them, which stay in the ring for a later transaction to
+     * clear. Answers whether it cleared any, a write.
      */
     boolean clearEmptyGroups(Round round, KvTransaction tx, int keep) {
+        // Full groups always leave: with many groups at their limit, each would otherwise cost
+        // every accept a read of its slots. The job that gives a slot back brings the group back.
+        for (GroupKey full : round.full) {
+            tx.clear(JobKeys.group(full.type(), full.group()));
+        }
         if (round.empty.size() <= keep) {
-            return false;
+            return !round.full.isEmpty();
         }
         for (GroupKey empty : round.empty) {
             tx.clear(JobKeys.group(empty.type(), empty.group()));

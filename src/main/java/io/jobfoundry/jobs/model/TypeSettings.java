@@ -9,10 +9,13 @@ import java.time.Duration;
  * class gives its turn to the other. Failed attempts retry after {@code base · 2^(attempt−1)},
  * capped at {@code max}, with jitter. Finished jobs are kept as long as {@code retention} says.
  * {@code push}, if not null, has the service deliver the type's jobs to an HTTP target
- * ({@link PushTarget}); its timeout is at most the activity timeout.
+ * ({@link PushTarget}); its timeout is at most the activity timeout. {@code concurrency} (never null,
+ * {@link Concurrency#NONE} for no limit) and {@code rateLimit} (null for none) bound how many jobs
+ * run at once and how many start per window.
  */
 public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun,
-        Duration backoffBase, Duration backoffMax, Retention retention, PushTarget push) {
+        Duration backoffBase, Duration backoffMax, Retention retention, PushTarget push, Concurrency concurrency,
+        RateLimit rateLimit) {
 
     /** The longest duration a setting takes. Declared before DEFAULT: the constructor building DEFAULT reads it. */
     public static final Duration LONGEST = Duration.ofDays(365);
@@ -27,6 +30,13 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
     public TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun, Duration backoffBase,
             Duration backoffMax) {
         this(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, Retention.DEFAULT);
+    }
+
+    /** Settings without limits. */
+    public TypeSettings(Duration activityTimeout, int maxAttempts, int highRun, int lowRun, Duration backoffBase,
+            Duration backoffMax, Retention retention, PushTarget push) {
+        this(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, push, Concurrency.NONE,
+                null);
     }
 
     /** Settings of a type its processors pull (no push target). */
@@ -58,6 +68,9 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
             throw new InvalidJobRequestException("priorityScheme",
                     "priorityScheme is [high, low]: two counts within 0..1000, not both 0, e.g. [2, 1]");
         }
+        if (concurrency == null) {
+            throw new InvalidJobRequestException("concurrency", "concurrency must be given (its members may be null)");
+        }
         if (push != null && push.timeout().compareTo(activityTimeout) > 0) {
             throw new InvalidJobRequestException("push.timeout", "push.timeout must not be more than activityTimeout ("
                     + seconds(activityTimeout).toPlainString() + " s)");
@@ -66,7 +79,19 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
 
     /** These settings with {@code push} (null: pulled only). */
     public TypeSettings withPush(PushTarget push) {
-        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, push);
+        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, push,
+                concurrency, rateLimit);
+    }
+
+    /** These settings with the limits given (null rate limit: none). */
+    public TypeSettings withLimits(Concurrency concurrency, RateLimit rateLimit) {
+        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, push,
+                concurrency, rateLimit);
+    }
+
+    /** Whether accept has anything to check beyond pause: without, it reads and writes nothing for limits. */
+    public boolean limited() {
+        return concurrency.limited() || rateLimit != null;
     }
 
     public static void checkMaxAttempts(int maxAttempts) {
@@ -83,7 +108,8 @@ public record TypeSettings(Duration activityTimeout, int maxAttempts, int highRu
     }
 
     public TypeSettings withRetention(Retention retention) {
-        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, push);
+        return new TypeSettings(activityTimeout, maxAttempts, highRun, lowRun, backoffBase, backoffMax, retention, push,
+                concurrency, rateLimit);
     }
 
     /** The wait before the next attempt after {@code attempt} failed ones, before jitter. */

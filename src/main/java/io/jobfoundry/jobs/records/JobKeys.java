@@ -32,6 +32,10 @@ import java.util.Arrays;
  * ("e", parentType, parentId, childType, childId) → parent's origin   the child waits for that incarnation of the parent
  * ("z", parentType, parentId)                  → (outcome, origin, at)   the parent finished or went: its edges need resolving
  * ("y")                                        → counter bumped when a "z" marker is written (wakes dependency resolvers)
+ * ("l", type, slot)                            → id   a concurrency.max permit held by a running job
+ * ("m", type, group, slot)                     → id   a concurrency.perGroup permit held by a running job
+ * ("q", type, slot)                            → time of the last start under a per-type rateLimit slot
+ * ("n", type, group, slot)                     → time of the last start under a perGroup rateLimit slot
  * </pre>
  *
  * <p>Dependencies ({@link Dependencies}): a pending job waiting for others is <em>parked</em>: in
@@ -45,6 +49,15 @@ import java.util.Arrays;
  * resolver works through the edges is told apart from the one it started with); the resolver
  * works through the parent's edges a bounded page per transaction and clears the marker with the
  * last page.
+ *
+ * <p>Limits are permits, not counters ({@code docs/architecture.md}, "Concurrency and rate limits").
+ * A limit of n is n slot numbers; a running job holds one slot of each concurrency limit of its type
+ * (the record keeps which, {@link HeldSlots}) and gives it back when it stops running. An
+ * accept takes a free slot with a read conflict on that one key, so two accepts conflict only if
+ * they take the same slot, and no single key serializes a limited type's accepts. A rate slot holds
+ * the time (microseconds, the accepting replica's clock) of the last start under it and is free once
+ * {@code seconds} have passed since. Slots at or past a lowered limit still count until they are
+ * given back. A type without limits has none of these keys, and its accepts read none.
  *
  * <p>Times in keys are microseconds since the epoch. {@code kind} is 0 for a retry whose time has
  * come and 1 for a fresh run, so retries go first within a priority (docspell's preference for due
@@ -291,6 +304,41 @@ public final class JobKeys {
 
     public static byte[] resolverWatch() {
         return Tuple.from("y").pack();
+    }
+
+    public static byte[] typeSlot(String type, long slot) {
+        return Tuple.from("l", type, slot).pack();
+    }
+
+    public static Tuple typeSlots(String type) {
+        return Tuple.from("l", type);
+    }
+
+    public static byte[] groupSlot(String type, String group, long slot) {
+        return Tuple.from("m", type, group, slot).pack();
+    }
+
+    public static Tuple groupSlots(String type, String group) {
+        return Tuple.from("m", type, group);
+    }
+
+    public static Tuple typeRateSlots(String type) {
+        return Tuple.from("q", type);
+    }
+
+    public static Tuple groupRateSlots(String type, String group) {
+        return Tuple.from("n", type, group);
+    }
+
+    /** The slot under {@code slots} numbered {@code slot}, any of the four kinds above. */
+    public static byte[] slot(Tuple slots, long slot) {
+        return slots.add(slot).pack();
+    }
+
+    /** The number of a slot key under {@code slots} (its last element). */
+    public static long slotNumber(byte[] key) {
+        Tuple tuple = Tuple.fromBytes(key);
+        return tuple.getLong(tuple.size() - 1);
     }
 
     // ---- the other direction: what a key read back holds ------------------------------------------

@@ -150,6 +150,11 @@ public final class JobRecord extends RecordFields {
         recordActivity(tx, now, userVersion);
     }
 
+    /** The concurrency permits an accept took for this job, which it starts running in the same transaction. */
+    public void holdSlots(HeldSlots held) {
+        slots = held;
+    }
+
     /** Renews a running job's activity: a new versionstamped activity key replaces the old one. Saves it. */
     void recordActivity(KvTransaction tx, long now, int userVersion) {
         if (activity != null) {
@@ -166,15 +171,41 @@ public final class JobRecord extends RecordFields {
         tx.setVersionstampedValue(JobKeys.job(type, id), value.key(), value.offset());
     }
 
-    /** Ends a running job's hold: its activity key goes, the lease dies. The caller saves the record. */
+    /**
+     * Ends a running job's hold: its activity key goes, the lease dies, its concurrency permits go
+     * back (waking blocked accepts at once). Every path out of running comes here: finish, failure,
+     * activity timeout, a cancel carried out, release, removal. The caller saves the record.
+     */
     void stopRunning(KvTransaction tx) {
         if (activity != null) {
             tx.clear(JobKeys.activity(type, activity));
+        }
+        if (slots != null) {
+            giveBack(tx, slots);
+            slots = null;
         }
         activity = null;
         lease = null;
         worker = null;
         TypeCounts.add(tx, type, group, JobKeys.Counter.RUNNING, -1);
+    }
+
+    /**
+     * Gives a stopping job's permits back: blind clears, which conflict with nobody but an accept
+     * that read the slot with a conflict; then wakes the accepts blocked on the type, on every
+     * replica (atomic adds). A group permit also puts the group back in the accept ring: an accept
+     * that found the group full took its marker out, and only this brings it back while nothing
+     * new becomes ready in it.
+     */
+    private void giveBack(KvTransaction tx, HeldSlots held) {
+        if (held.typeSlot() != null) {
+            tx.clear(JobKeys.typeSlot(type, held.typeSlot()));
+        }
+        if (held.groupSlot() != null) {
+            tx.clear(JobKeys.groupSlot(type, held.group(), held.groupSlot()));
+            tx.set(JobKeys.group(type, held.group()), new byte[0]);
+        }
+        announceReady(tx, type);
     }
 
     void finish(KvTransaction tx, JobResult result, long now) {

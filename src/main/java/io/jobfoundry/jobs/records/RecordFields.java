@@ -76,6 +76,11 @@ abstract class RecordFields {
     boolean runAfterFailure;
     /** The dependency whose failure or removal cancelled this job (named in its lastError), or null. */
     JobRef blockedBy;
+    /**
+     * The concurrency permits a running job holds ({@link HeldSlots}), to give back when it stops;
+     * null when it holds none (not running, a type without limits, or written before limits).
+     */
+    HeldSlots slots;
     /** Complete when read; {@code null} when not running. */
     Versionstamp activity;
     /**

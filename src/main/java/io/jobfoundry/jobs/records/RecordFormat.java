@@ -59,7 +59,7 @@ final class RecordFormat {
     /** The fields after the activity stamp, added since: absent in records of earlier releases. */
     private static Tuple tail(RecordFields r) {
         return Tuple.from(r.finishedAs == null ? null : (long) r.finishedAs.ordinal(), r.runScheduledAt, r.finishedBy,
-                r.history, dependencies(r));
+                r.history, dependencies(r), r.slots == null ? null : r.slots.encode());
     }
 
     /**
@@ -156,6 +156,9 @@ final class RecordFormat {
         }
         if (t.size() > 29) {
             readDependencies(t.getNestedTuple(29), r);
+        }
+        if (t.size() > 30) {
+            r.slots = HeldSlots.decode(t.getNestedTuple(30));
         }
         return r;
     }

@@ -1,7 +1,9 @@
 package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.jobs.model.Concurrency;
 import io.jobfoundry.jobs.model.PushTarget;
+import io.jobfoundry.jobs.model.RateLimit;
 import io.jobfoundry.jobs.model.Retention;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.kv.KeyValue;
@@ -90,7 +92,7 @@ public final class TypeRegistry {
         return Tuple.from(FORMAT, s.activityTimeout().toMillis(), (long) s.maxAttempts(), (long) s.highRun(),
                 (long) s.lowRun(), s.backoffBase().toMillis(), s.backoffMax().toMillis(), paused,
                 Tuple.from(millis(kept.succeeded()), millis(kept.failed()), millis(kept.cancelled())),
-                encodePush(s.push())).pack();
+                encodePush(s.push()), encodeConcurrency(s.concurrency()), encodeRateLimit(s.rateLimit())).pack();
     }
 
     private static Long millis(Duration duration) {
@@ -115,6 +117,33 @@ public final class TypeRegistry {
         return new PushTarget(push.getString(0), Duration.ofMillis(push.getLong(1)), (int) push.getLong(2));
     }
 
+    /** Concurrency limits as one nested tuple (null: none), its members null where unlimited. */
+    private static Tuple encodeConcurrency(Concurrency c) {
+        return c.limited() ? Tuple.from(c.max() == null ? null : (long) c.max(),
+                c.perGroup() == null ? null : (long) c.perGroup()) : null;
+    }
+
+    private static Concurrency decodeConcurrency(Tuple t, int index) {
+        // Written by a release that knew no limits, or none set: unlimited.
+        if (t.size() <= index || t.get(index) == null) {
+            return Concurrency.NONE;
+        }
+        Tuple c = t.getNestedTuple(index);
+        return new Concurrency(c.get(0) == null ? null : (int) c.getLong(0), c.get(1) == null ? null : (int) c.getLong(1));
+    }
+
+    private static Tuple encodeRateLimit(RateLimit r) {
+        return r == null ? null : Tuple.from((long) r.count(), r.window().toMillis(), r.perGroup());
+    }
+
+    private static RateLimit decodeRateLimit(Tuple t, int index) {
+        if (t.size() <= index || t.get(index) == null) {
+            return null;
+        }
+        Tuple r = t.getNestedTuple(index);
+        return new RateLimit((int) r.getLong(0), Duration.ofMillis(r.getLong(1)), r.getBoolean(2));
+    }
+
     private static Registered decode(byte[] bytes) {
         Tuple t = Tuple.fromBytes(bytes);
         if (t.getLong(0) != FORMAT) {
@@ -128,7 +157,7 @@ public final class TypeRegistry {
         }
         TypeSettings settings = new TypeSettings(Duration.ofMillis(t.getLong(1)), (int) t.getLong(2),
                 (int) t.getLong(3), (int) t.getLong(4), Duration.ofMillis(t.getLong(5)), Duration.ofMillis(t.getLong(6)),
-                kept, decodePush(t, 9));
+                kept, decodePush(t, 9), decodeConcurrency(t, 10), decodeRateLimit(t, 11));
         // Written by a release that knew no pausing: not paused.
         return new Registered(settings, t.size() > 7 && t.getBoolean(7));
     }

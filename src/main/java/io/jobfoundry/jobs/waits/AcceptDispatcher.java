@@ -95,6 +95,9 @@ final class AcceptDispatcher {
     private volatile boolean signalled;
     /** The round set to run after a watch failed; null when none is pending. Guarded by this. */
     private ScheduledFuture<?> retry;
+    /** The round set to run when a rate limit frees a slot, and that instant; null when none. Guarded by this. */
+    private ScheduledFuture<?> rateTimer;
+    private Instant rateTimerAt;
 
     AcceptDispatcher(Accepting accepting, Executor executor, ScheduledExecutorService timer, List<String> types,
             Instant maxScheduledAt, Consumer<AcceptDispatcher> whenIdle) {
@@ -236,6 +239,7 @@ final class AcceptDispatcher {
                     hand(batch.get(i), result.jobs().get(i));
                 }
                 watch(result.wake());
+                wakeAt(result.rateFreesAt());
             }
             batch.forEach(waiter -> waiter.busy.set(false));
         }).thenAccept(result -> { });
@@ -302,10 +306,37 @@ final class AcceptDispatcher {
         signal();
     }
 
+    /**
+     * A rate limit held a waiter back until {@code at} (the engine's clock): a round then, since
+     * nothing in the store changes at that moment for a watch to see. One timer, at the earliest
+     * such instant; a round at it that is held back again sets the next. Not a poll: each timer
+     * aims at the instant a slot frees.
+     */
+    private synchronized void wakeAt(Instant at) {
+        if (at == null || queue.isEmpty()) {
+            return;
+        }
+        if (rateTimer != null && !rateTimer.isDone() && !rateTimerAt.isAfter(at)) {
+            return;
+        }
+        if (rateTimer != null) {
+            rateTimer.cancel(false);
+        }
+        // A millisecond late: the executor's time and the clock's may differ by a little, and a
+        // round a hair early would only find the slot busy and set the timer again.
+        Duration wait = Duration.between(accepting.context().clock().instant(), at).plusMillis(1);
+        rateTimerAt = at;
+        rateTimer = timer.schedule(this::signal, Math.max(0, wait.toNanos()), TimeUnit.NANOSECONDS);
+    }
+
     private synchronized void cancelRetry() {
         if (retry != null) {
             retry.cancel(false);
             retry = null;
+        }
+        if (rateTimer != null) {
+            rateTimer.cancel(false);
+            rateTimer = null;
         }
     }
 

@@ -110,11 +110,25 @@ class JobRecordTest {
         assertTrue(back.runAfterFailure);
         assertEquals(r.blockedBy, back.blockedBy);
         assertEquals(r.view(), back.view());
-        assertEquals(30, written.size(), "one element more than the release before: index 29");
+        assertEquals(31, written.size(), "dependencies at 29, the permits held after them");
         JobRecord before = JobRecord.decode("email", "a", Tuple.fromList(written.getItems().subList(0, 29)).pack());
         assertEquals(List.of(), before.after);
         assertEquals(List.of(), before.waitingFor);
         assertNull(Tuple.fromBytes(running().encode()).get(29), "a job without dependencies stores a null");
+    }
+
+    /** The permits a running job holds come after every earlier field; a record without them holds none. */
+    @Test
+    void heldSlotsReadBackAndAreAbsentInEarlierRecords() {
+        JobRecord r = running();
+        r.slots = new HeldSlots(3L, "tenant-7", 1L);
+        Tuple written = Tuple.fromBytes(r.encode());
+        assertEquals(31, written.size(), "the slots are the last element, at 30");
+
+        assertEquals(new HeldSlots(3L, "tenant-7", 1L), JobRecord.decode("email", "a", r.encode()).slots);
+        assertNull(JobRecord.decode("email", "a", Tuple.fromList(written.getItems().subList(0, 30)).pack()).slots);
+        r.slots = null;
+        assertNull(JobRecord.decode("email", "a", r.encode()).slots);
     }
 
     private static JobRecord running() {

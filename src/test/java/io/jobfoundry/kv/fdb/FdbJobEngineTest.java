@@ -5,6 +5,7 @@ import io.jobfoundry.jobs.AcceptAndLeaseContract;
 import io.jobfoundry.jobs.AddAndRemoveContract;
 import io.jobfoundry.jobs.BatchContract;
 import io.jobfoundry.jobs.DependencyContract;
+import io.jobfoundry.jobs.FlowLimitContract;
 import io.jobfoundry.jobs.EngineHarness;
 import io.jobfoundry.jobs.ListAndBulkContract;
 import io.jobfoundry.jobs.OperatingContract;
@@ -24,7 +25,8 @@ import java.util.UUID;
 @EnabledIfFdbReachable
 class FdbJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
         WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
-        ListAndBulkContract, DependencyContract {
+        ListAndBulkContract, DependencyContract,
+        FlowLimitContract {
 
     @Override
     protected KvStore openStore() {
