@@ -9,9 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,7 +38,26 @@ public class ConfiguredTokens {
     private record Entry(String name, byte[] hash, SecurityIdentity identity) {
     }
 
-    private final Entry[] entries;
+    /** A SHA-256 digest as a hash-table key: equal by content. */
+    private record Digest(byte[] bytes) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Digest digest && Arrays.equals(bytes, digest.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public String toString() {
+            return "Digest"; // never the bytes, in case one is ever logged
+        }
+    }
+
+    /** The configured tokens by their digest ({@link Digest}). */
+    private final Map<Digest, Entry> entries;
     private final Map<String, SecurityIdentity> byCertificateCn;
     private final boolean open;
     private final boolean metricsOpen;
@@ -44,7 +65,7 @@ public class ConfiguredTokens {
 
     ConfiguredTokens(AuthConfig config) {
         List<String> problems = new ArrayList<>();
-        List<Entry> entries = new ArrayList<>();
+        Map<Digest, Entry> entries = new LinkedHashMap<>();
         Map<String, SecurityIdentity> byCn = new HashMap<>();
         // Sorted: problems and the start line list tokens in a stable order.
         for (Map.Entry<String, AuthConfig.Token> named : new TreeMap<>(config.tokens()).entrySet()) {
@@ -77,7 +98,11 @@ public class ConfiguredTokens {
             }
             SecurityIdentity identity = Caller.identity(name, roles, scope);
             if (HASH.matcher(hash).matches()) {
-                entries.add(new Entry(name, HexFormat.of().parseHex(hash.substring("sha256:".length())), identity));
+                Entry entry = new Entry(name, HexFormat.of().parseHex(hash.substring("sha256:".length())), identity);
+                Entry same = entries.putIfAbsent(new Digest(entry.hash()), entry);
+                if (same != null) {
+                    problems.add(key + "hash is the hash of token \"" + same.name() + "\" too: one token, two names");
+                }
             }
             token.certificateCn().ifPresent(cn -> {
                 if (byCn.putIfAbsent(cn, identity) != null) {
@@ -88,32 +113,26 @@ public class ConfiguredTokens {
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid configuration: " + String.join("; ", problems));
         }
-        this.entries = entries.toArray(Entry[]::new);
+        this.entries = Map.copyOf(entries);
         this.byCertificateCn = Map.copyOf(byCn);
         this.open = config.open();
         this.metricsOpen = config.metricsOpen();
         if (open) {
             LOG.warn("jobfoundry.auth.open=true: every client that reaches the port is served without a token,"
                     + " with every role on every type");
-        } else if (this.entries.length == 0) {
+        } else if (entries.isEmpty()) {
             LOG.info("no token configured (jobfoundry.auth.tokens): protected mode, only clients on loopback are served");
         } else {
-            LOG.infof("%d token(s) configured: %s", this.entries.length,
-                    String.join(", ", entries.stream().map(Entry::name).toList()));
+            LOG.infof("%d token(s) configured: %s", entries.size(),
+                    String.join(", ", entries.values().stream().map(Entry::name).toList()));
         }
     }
 
     /** The identity of the token presented, or null if it is none of the configured ones. */
     SecurityIdentity match(String token) {
         byte[] presented = sha256(token);
-        SecurityIdentity found = null;
-        for (Entry entry : entries) {
-            // Every entry is compared, and isEqual takes the same time whatever the bytes.
-            if (MessageDigest.isEqual(presented, entry.hash()) & found == null) {
-                found = entry.identity();
-            }
-        }
-        return found;
+        Entry entry = entries.get(new Digest(presented));
+        return entry != null && MessageDigest.isEqual(presented, entry.hash()) ? entry.identity() : null;
     }
 
     /** The identity a client certificate with subject CN {@code cn} stands for, or null. */
@@ -127,7 +146,7 @@ public class ConfiguredTokens {
 
     /** No token configured. */
     public boolean none() {
-        return entries.length == 0;
+        return entries.isEmpty();
     }
 
     /** {@code jobfoundry.auth.open}: everyone is served without a token. */
@@ -137,7 +156,7 @@ public class ConfiguredTokens {
 
     /** Protected mode: no token and not open, so only loopback clients are served. */
     public boolean protectedMode() {
-        return !open && entries.length == 0;
+        return !open && entries.isEmpty();
     }
 
     boolean metricsOpen() {

@@ -87,6 +87,34 @@ class ConfiguredTokensTest {
         assertFalse(e.getMessage().contains("ABAB"), "the hash is not shown: " + e.getMessage());
     }
 
+    /** Tokens are found by their hash: two names for one token would make the caller's name a guess. */
+    @Test
+    void oneTokenUnderTwoNamesStopsTheServiceNamingBothButNotTheHash() {
+        Map<String, AuthConfig.Token> tokens = new LinkedHashMap<>();
+        tokens.put("billing", new Token(hash("shared"), List.of("producer"), Optional.empty(), Optional.empty()));
+        tokens.put("mailer", new Token(hash("shared"), List.of("worker"), Optional.empty(), Optional.empty()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ConfiguredTokens(new Config(tokens, false, false)));
+        assertTrue(e.getMessage().contains("jobfoundry.auth.tokens.\"mailer\".hash is the hash of token \"billing\" too"),
+                e.getMessage());
+        assertFalse(e.getMessage().contains(hash("shared").substring(7, 20)), "the hash is not shown: " + e.getMessage());
+    }
+
+    @Test
+    void manyTokensEachFindTheirOwnIdentity() {
+        Map<String, AuthConfig.Token> tokens = new LinkedHashMap<>();
+        for (int i = 0; i < 200; i++) {
+            tokens.put("service-" + i, new Token(hash("token-" + i), List.of(i % 2 == 0 ? "worker" : "producer"),
+                    Optional.empty(), Optional.empty()));
+        }
+        ConfiguredTokens configured = new ConfiguredTokens(new Config(tokens, false, false));
+        for (int i = 0; i < 200; i++) {
+            assertEquals("service-" + i, configured.match("token-" + i).getPrincipal().getName());
+        }
+        assertNull(configured.match("token-200"));
+        assertFalse(configured.none());
+    }
+
     @Test
     void openModeWarnsAtStartAndNoTokenIsProtectedMode() {
         List<LogRecord> records = new ArrayList<>();

@@ -24,9 +24,10 @@ public final class Bench {
             case "load" -> LoadBench.main(rest);
             case "compare" -> CompareBench.main(rest);
             case "report" -> ReportBench.main(rest);
+            case "jmh" -> org.openjdk.jmh.Main.main(rest); // the microbenchmarks, e.g. jmh TokenCheckBenchmark
             default -> {
                 System.err.println("usage: Bench kv [seconds] | repeat | engine scale|noisy"
-                        + " | load SCENARIO [options] | compare SYSTEM [options] | report DIR");
+                        + " | load SCENARIO [options] | compare SYSTEM [options] | report DIR | jmh [JMH options]");
                 System.exit(2);
             }
         }
