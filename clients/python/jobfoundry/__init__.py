@@ -3,8 +3,8 @@ library only."""
 from ._context import JobContext
 from .client import Client, job_members
 from .errors import HaltError, JobfoundryError, JobInterrupted, ProblemError
-from .models import (NO_RETRY, UNSET, Finish, Heartbeat, ItemResult, Job, LeasedJob, NewJob, RetryPolicy, Saved,
-                     TypeInfo)
+from .models import (NO_RETRY, UNSET, Concurrency, Finish, Heartbeat, ItemResult, Job, JobRef, LeasedJob, NewJob,
+                     RateLimit, RetryPolicy, Saved, TypeInfo)
 from .worker import Handler, Worker, WorkerStats
 
 __version__ = "0.1.0"
@@ -12,6 +12,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Client", "job_members", "Worker", "WorkerStats", "Handler", "JobContext",
     "JobfoundryError", "ProblemError", "HaltError", "JobInterrupted",
-    "Job", "LeasedJob", "TypeInfo", "Saved", "NewJob", "Finish", "Heartbeat", "ItemResult", "RetryPolicy",
+    "Job", "JobRef", "LeasedJob", "TypeInfo", "Concurrency", "RateLimit", "Saved", "NewJob", "Finish", "Heartbeat",
+    "ItemResult", "RetryPolicy",
     "NO_RETRY", "UNSET",
 ]

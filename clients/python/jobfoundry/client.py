@@ -8,8 +8,8 @@ from urllib.parse import quote
 
 from ._transport import Transport
 from .errors import HaltError, JobfoundryError, ProblemError
-from .models import (UNSET, Finish, Heartbeat, ItemResult, Job, LeasedJob, NewJob, RetryPolicy, Saved, TypeInfo,
-                     format_time)
+from .models import (UNSET, Concurrency, Finish, Heartbeat, ItemResult, Job, JobLike, LeasedJob, NewJob, RateLimit,
+                     RetryPolicy, Saved, TypeInfo, format_time, ref_json)
 
 #: The longest wait the service grants a long poll (its default ``jobfoundry.api.max-wait``), in seconds.
 MAX_SERVER_WAIT = 300.0
@@ -24,9 +24,12 @@ def _job_path(type_: str, id_: str) -> str:
 
 
 def job_members(data: Any = UNSET, scheduled_at: Optional[datetime] = None, priority: Optional[str] = None,
-                group: Optional[str] = None, repeat: Any = UNSET, max_attempts: Optional[int] = None) -> Dict[str, Any]:
+                group: Optional[str] = None, repeat: Any = UNSET, max_attempts: Optional[int] = None,
+                after: Optional[Iterable[JobLike]] = None, after_failure: Optional[str] = None) -> Dict[str, Any]:
     """The members of a create or PUT. Members left out are not sent (the service keeps them, or uses the
-    defaults); ``data=None`` means no data and ``repeat=None`` stops repeating."""
+    defaults); ``data=None`` means no data and ``repeat=None`` stops repeating. ``after`` is the jobs this one
+    waits for (at most 100; :class:`JobRef`, :class:`Job`, ``(type, id)``), ``after=[]`` removes a pending job's
+    dependencies; ``after_failure`` is ``"cancel"`` (the default) or ``"run"``."""
     members: Dict[str, Any] = {}
     if data is not UNSET:
         members["data"] = data
@@ -40,6 +43,10 @@ def job_members(data: Any = UNSET, scheduled_at: Optional[datetime] = None, prio
         members["repeat"] = repeat
     if max_attempts is not None:
         members["maxAttempts"] = max_attempts
+    if after is not None:
+        members["after"] = [ref_json(job) for job in after]
+    if after_failure is not None:
+        members["afterFailure"] = after_failure
     return members
 
 
@@ -71,7 +78,8 @@ class Client:
 
     def create(self, type_: str, **members: Any) -> Job:
         """Adds a job with a generated id. Keyword arguments as :func:`job_members` takes them
-        (``data``, ``scheduled_at``, ``priority``, ``group``, ``repeat``, ``max_attempts``)."""
+        (``data``, ``scheduled_at``, ``priority``, ``group``, ``repeat``, ``max_attempts``, ``after``,
+        ``after_failure``)."""
         body = job_members(**members)
         return Job.from_json(self._t.send("POST", f"/v1/jobs/{_seg(type_)}", body, idempotent=False).or_raise().body)
 
@@ -87,6 +95,8 @@ class Client:
         items = []
         for job in jobs:
             item = dict(job.members, type=job.type)
+            if item.get("after") is not None:
+                item["after"] = [ref_json(ref) for ref in item["after"]]
             if job.id is not None:
                 item["id"] = job.id
             items.append(item)
@@ -134,8 +144,12 @@ class Client:
         return TypeInfo.from_json(answer.or_raise().body)
 
     def configure_type(self, type_: str, settings: Mapping[str, Any]) -> TypeInfo:
-        """Changes a type's settings (``PUT /v1/types/{type}``; durations in seconds); others keep their value."""
-        return TypeInfo.from_json(self._t.send("PUT", f"/v1/types/{_seg(type_)}", dict(settings)).or_raise().body)
+        """Changes a type's settings (``PUT /v1/types/{type}``; durations in seconds); others keep their value.
+        ``concurrency`` and ``rateLimit`` may be :class:`Concurrency` and :class:`RateLimit` (or the API's dicts);
+        ``"rateLimit": None`` lifts the rate limit, ``"concurrency": Concurrency()`` both concurrency limits."""
+        body = {name: value.to_json() if isinstance(value, (Concurrency, RateLimit)) else value
+                for name, value in settings.items()}
+        return TypeInfo.from_json(self._t.send("PUT", f"/v1/types/{_seg(type_)}", body).or_raise().body)
 
     # ---- processor calls
 

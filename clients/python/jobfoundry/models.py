@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 #: Marks a member left out of a request (the service reads it as "unchanged"), as opposed to ``None`` (JSON null).
 UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET", "__bool__": lambda self: False})()
@@ -29,6 +29,21 @@ def format_time(when: datetime) -> str:
 
 
 @dataclass(frozen=True)
+class JobRef:
+    """A job named by its type and id, as a job's ``after`` and ``waiting_for`` name its dependencies."""
+
+    type: str
+    id: str
+
+    def to_json(self) -> Dict[str, str]:
+        return {"type": self.type, "id": self.id}
+
+    @staticmethod
+    def from_json(n: Dict[str, Any]) -> "JobRef":
+        return JobRef(n["type"], n["id"])
+
+
+@dataclass(frozen=True)
 class Job:
     """A job as the service shows it. ``json`` is the object as received, with members not modelled here."""
 
@@ -50,15 +65,27 @@ class Job:
     last_error: Optional[str]
     resubmit: bool
     worker: Optional[str]
+    #: The jobs this one waits for, as given when it was added (empty if none).
+    after: List[JobRef]
+    #: Those of ``after`` not yet done: while it is not empty the pending job is not due.
+    waiting_for: List[JobRef]
     json: Dict[str, Any] = field(repr=False, compare=False)
+
+    @property
+    def ref(self) -> JobRef:
+        """This job as a reference, e.g. for another job's ``after``."""
+        return JobRef(self.type, self.id)
 
     @staticmethod
     def from_json(n: Dict[str, Any]) -> "Job":
+        # A service older than dependencies sends neither member: no dependencies.
         return Job(n["type"], n["id"], n["state"], n.get("result"), n.get("data"), n.get("group", ""),
                    n.get("priority", "low"), parse_time(n.get("scheduledAt")), parse_time(n.get("createdAt")),
                    parse_time(n.get("updatedAt")), parse_time(n.get("startedAt")), parse_time(n.get("finishedAt")),
                    n.get("repeat"), int(n.get("attempt", 0)), int(n.get("maxAttempts", 0)), n.get("lastError"),
-                   bool(n.get("resubmit", False)), n.get("worker"), n)
+                   bool(n.get("resubmit", False)), n.get("worker"),
+                   [JobRef.from_json(r) for r in n.get("after") or []],
+                   [JobRef.from_json(r) for r in n.get("waitingFor") or []], n)
 
 
 @dataclass(frozen=True)
@@ -76,6 +103,65 @@ class LeasedJob:
     def id(self) -> str:
         return self.job.id
 
+    @property
+    def ref(self) -> JobRef:
+        return self.job.ref
+
+
+#: What ``after`` takes: a :class:`JobRef`, a :class:`Job` or :class:`LeasedJob`, a ``(type, id)`` pair, or a
+#: ``{"type", "id"}`` mapping as the API writes it.
+JobLike = Union[JobRef, Job, LeasedJob, Tuple[str, str], Dict[str, str]]
+
+
+def ref_json(job: Any) -> Dict[str, str]:
+    """One entry of ``after`` as the service takes it."""
+    if isinstance(job, JobRef):
+        return job.to_json()
+    if isinstance(job, (Job, LeasedJob)):
+        return job.ref.to_json()
+    if isinstance(job, tuple) and len(job) == 2:
+        return {"type": job[0], "id": job[1]}
+    if isinstance(job, dict) and set(job) == {"type", "id"}:
+        return dict(job)
+    raise TypeError(f"after takes JobRef, Job, (type, id) or {{'type', 'id'}}, not {job!r}")
+
+
+@dataclass(frozen=True)
+class Concurrency:
+    """A type's concurrency limit: jobs of the type (``max``) and of one group (``per_group``) running at once,
+    across replicas; ``None`` is no limit. ``Concurrency()`` lifts both."""
+
+    max: Optional[int] = None
+    per_group: Optional[int] = None
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"max": self.max, "perGroup": self.per_group}
+
+    @staticmethod
+    def from_json(n: Optional[Dict[str, Any]]) -> "Concurrency":
+        n = n or {}  # absent (a service older than limits) or null: no limit
+        return Concurrency(n.get("max"), n.get("perGroup"))
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """A type's rate limit: at most ``count`` jobs start in any ``seconds`` window (millisecond precision), of
+    the whole type or, with ``per_group``, of each group, across replicas."""
+
+    count: int
+    seconds: float
+    per_group: bool = False
+
+    def to_json(self) -> Dict[str, Any]:
+        seconds = int(self.seconds) if float(self.seconds).is_integer() else round(self.seconds, 3)
+        return {"count": self.count, "seconds": seconds, "perGroup": self.per_group}
+
+    @staticmethod
+    def from_json(n: Optional[Dict[str, Any]]) -> "Optional[RateLimit]":
+        if not n:
+            return None
+        return RateLimit(int(n["count"]), float(n["seconds"]), bool(n.get("perGroup", False)))
+
 
 @dataclass(frozen=True)
 class TypeInfo:
@@ -85,12 +171,17 @@ class TypeInfo:
     activity_timeout: float
     max_attempts: int
     counts: Dict[str, int]
+    #: How many of its jobs may run at once (``Concurrency()`` when no limit is set).
+    concurrency: Concurrency
+    #: How many of its jobs may start per window, or None when none is set.
+    rate_limit: Optional[RateLimit]
     json: Dict[str, Any] = field(repr=False, compare=False)
 
     @staticmethod
     def from_json(n: Dict[str, Any]) -> "TypeInfo":
         return TypeInfo(n["type"], float(n["activityTimeout"]), int(n.get("maxAttempts", 0)),
-                        dict(n.get("counts") or {}), n)
+                        dict(n.get("counts") or {}), Concurrency.from_json(n.get("concurrency")),
+                        RateLimit.from_json(n.get("rateLimit")), n)
 
 
 @dataclass(frozen=True)
@@ -105,7 +196,8 @@ class Saved:
 class NewJob:
     """One batch-create item: with an ``id`` a ``PUT``, without one a ``POST`` with a generated id.
     ``members`` are the create members (``data``, ``scheduledAt``, ``priority``, ``group``, ``repeat``,
-    ``maxAttempts``) as the API names them."""
+    ``maxAttempts``, ``after``, ``afterFailure``) as the API names them (:func:`job_members` makes them from
+    keyword arguments); ``after`` may hold anything :func:`ref_json` takes, and may name earlier items."""
 
     type: str
     id: Optional[str] = None

@@ -4,7 +4,7 @@ import time
 import unittest
 from datetime import datetime, timezone
 
-from jobfoundry import Client, Finish, HaltError, Heartbeat, NewJob, ProblemError
+from jobfoundry import Client, Concurrency, Finish, HaltError, Heartbeat, JobRef, NewJob, ProblemError, RateLimit
 
 from .live import TOKEN, URL, new_type, requires_service
 
@@ -115,6 +115,51 @@ class ProducerTest(unittest.TestCase):
 
         beats = c.heartbeat_batch([Heartbeat.of(jobs[2], {"p": 1}), Heartbeat.of(jobs[0])])
         self.assertEqual([200, 409], [b.status for b in beats], "a finished job's lease is spent")
+
+    def test_a_job_with_after_waits_and_becomes_due_when_its_dependency_succeeds(self):
+        c, t = self.client, new_type("py-deps")
+        extract = c.create(t, data={"step": "extract"})
+        load = c.create(t, data={"step": "load"}, after=[extract])
+        self.assertEqual(("pending", [extract.ref], [extract.ref]), (load.state, load.after, load.waiting_for))
+
+        first = c.accept([t], 2, 0)
+        self.assertEqual([extract.id], [j.id for j in first], "only the dependency is due")
+        self.assertEqual([extract.ref], c.get(t, load.id).waiting_for)
+        c.finish(Finish.succeeded(first[0]))
+
+        after = c.accept([t], 1, 20)
+        self.assertEqual([load.id], [j.id for j in after], "due once its dependency succeeded")
+        self.assertEqual(([], [extract.ref]), (after[0].job.waiting_for, after[0].job.after))
+
+    def test_a_batch_item_may_wait_for_an_earlier_one_and_a_failure_cancels_or_runs_it(self):
+        c, t = self.client, new_type("py-deps")
+        saved = c.create_batch([NewJob(t, "extract", {"maxAttempts": 1}),
+                                NewJob(t, "load", {"after": [(t, "extract")]}),
+                                NewJob(t, "report", {"after": [JobRef(t, "extract")], "afterFailure": "run"})])
+        self.assertEqual([JobRef(t, "extract")], saved[1].job.waiting_for)
+        leased = c.accept([t], 3, 0)
+        self.assertEqual(["extract"], [j.id for j in leased])
+        c.finish(Finish.failed(leased[0], "no orders"))
+
+        load = c.wait_for(t, "load", "finished", 20)
+        self.assertEqual("cancelled", load.result, "afterFailure cancel is the default")
+        self.assertIn("extract", load.last_error)
+        self.assertEqual(["report"], [j.id for j in c.accept([t], 1, 20)], "afterFailure run runs it anyway")
+
+    def test_concurrency_and_rate_limits_round_trip_and_hold_accepts(self):
+        c, t = self.client, new_type("py-limits")
+        set_ = c.configure_type(t, {"concurrency": Concurrency(max=1),
+                                    "rateLimit": RateLimit(100, 60.5, per_group=True)})
+        self.assertEqual((Concurrency(1, None), RateLimit(100, 60.5, True)), (set_.concurrency, set_.rate_limit))
+        read = c.type(t)
+        self.assertEqual((Concurrency(1, None), RateLimit(100, 60.5, True)), (read.concurrency, read.rate_limit))
+
+        c.create(t)
+        c.create(t)
+        self.assertEqual(1, len(c.accept([t], 2, 0)), "one at a time")
+        lifted = c.configure_type(t, {"concurrency": Concurrency(), "rateLimit": None})
+        self.assertEqual((Concurrency(), None), (lifted.concurrency, lifted.rate_limit))
+        self.assertEqual(1, len(c.accept([t], 2, 0)), "the other one, now")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The members of a create or {@code PUT}: immutable, each method returns a copy with one more member.
@@ -81,6 +83,38 @@ public final class JobSpec {
      */
     public JobSpec maxAttempts(int maxAttempts) {
         return with("maxAttempts", Json.MAPPER.getNodeFactory().numberNode(maxAttempts));
+    }
+
+    /**
+     * The jobs this one waits for: it is pending but not due until every one of them has finished
+     * {@code succeeded} (on a {@code PUT} of a pending job, they replace its dependencies; an empty list
+     * removes them). In a batch an item may name earlier items of the same batch.
+     *
+     * @param jobs at most 100 existing jobs, e.g. {@code created.ref()}
+     * @return a copy with {@code after}
+     */
+    public JobSpec after(List<JobRef> jobs) {
+        com.fasterxml.jackson.databind.node.ArrayNode refs = Json.MAPPER.createArrayNode();
+        for (JobRef job : jobs) {
+            refs.addObject().put("type", job.type()).put("id", job.id());
+        }
+        return with("after", refs);
+    }
+
+    /**
+     * @param jobs the jobs this one waits for, as {@link #after(List)}
+     * @return a copy with {@code after}
+     */
+    public JobSpec after(JobRef... jobs) {
+        return after(Arrays.asList(jobs));
+    }
+
+    /**
+     * @param afterFailure what becomes of this job when one it waits for fails, is cancelled or removed
+     * @return a copy with {@code afterFailure}
+     */
+    public JobSpec afterFailure(AfterFailure afterFailure) {
+        return with("afterFailure", Json.MAPPER.getNodeFactory().textNode(afterFailure.wireName()));
     }
 
     /** @return the members as the JSON object sent (a copy) */

@@ -201,7 +201,9 @@ public final class JobfoundryClient {
      * Changes a type's settings ({@code PUT /v1/types/{type}}); members left out keep their value.
      *
      * @param type the type
-     * @param settings e.g. {@code Map.of("activityTimeout", 10, "maxAttempts", 3)}; durations in seconds
+     * @param settings e.g. {@code Map.of("activityTimeout", 10, "maxAttempts", 3)}; durations in seconds; the
+     *     limits as {@link Concurrency} and {@link RateLimit}, e.g. {@code Map.of("concurrency", Concurrency.max(5))}
+     *     (a {@code null} {@code rateLimit}, in a map that takes one, lifts the rate limit)
      * @return the type as it is now
      */
     public TypeInfo configureType(String type, Map<String, ?> settings) {

@@ -52,7 +52,17 @@ final class Json {
                 data == null || data.isNull() ? null : data, text(n, "group"), Priority.of(text(n, "priority")),
                 time(n, "scheduledAt"), time(n, "createdAt"), time(n, "updatedAt"), time(n, "startedAt"),
                 time(n, "finishedAt"), text(n, "repeat"), n.path("attempt").asInt(), n.path("maxAttempts").asInt(),
-                text(n, "lastError"), n.path("resubmit").asBoolean(), text(n, "worker"), n);
+                text(n, "lastError"), n.path("resubmit").asBoolean(), text(n, "worker"), refs(n, "after"),
+                refs(n, "waitingFor"), n);
+    }
+
+    // A service older than dependencies sends neither member: no dependencies.
+    private static List<JobRef> refs(JsonNode n, String name) {
+        List<JobRef> refs = new ArrayList<>();
+        for (JsonNode ref : n.path(name)) {
+            refs.add(new JobRef(text(ref, "type"), text(ref, "id")));
+        }
+        return List.copyOf(refs);
     }
 
     static List<LeasedJob> leasedJobs(JsonNode array) {
@@ -66,7 +76,28 @@ final class Json {
     static TypeInfo type(JsonNode n) {
         BigDecimal seconds = n.path("activityTimeout").decimalValue();
         return new TypeInfo(text(n, "type"), Duration.ofMillis(seconds.movePointRight(3).longValue()),
-                n.path("maxAttempts").asInt(), n);
+                n.path("maxAttempts").asInt(), concurrency(n.get("concurrency")), rateLimit(n.get("rateLimit")), n);
+    }
+
+    // Absent (a service older than limits) or null: no limit.
+    private static Concurrency concurrency(JsonNode n) {
+        if (n == null || !n.isObject()) {
+            return Concurrency.UNLIMITED;
+        }
+        return new Concurrency(whole(n.get("max")), whole(n.get("perGroup")));
+    }
+
+    private static Integer whole(JsonNode n) {
+        return n == null || n.isNull() ? null : n.asInt();
+    }
+
+    private static RateLimit rateLimit(JsonNode n) {
+        if (n == null || !n.isObject()) {
+            return null;
+        }
+        return new RateLimit(n.path("count").asInt(),
+                Duration.ofMillis(n.path("seconds").decimalValue().movePointRight(3).longValue()),
+                n.path("perGroup").asBoolean());
     }
 
     static String text(JsonNode n, String name) {

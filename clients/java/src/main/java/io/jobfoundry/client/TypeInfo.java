@@ -9,9 +9,12 @@ import java.time.Duration;
  * @param type the type's name
  * @param activityTimeout how long a running job may go without a heartbeat or finish
  * @param maxAttempts attempts a new job of the type may take
+ * @param concurrency how many of its jobs may run at once ({@link Concurrency#UNLIMITED} when no limit is set)
+ * @param rateLimit how many of its jobs may start per window, or {@code null} when none is set
  * @param json the whole answer, including settings and counts this version does not model
  */
-public record TypeInfo(String type, Duration activityTimeout, int maxAttempts, JsonNode json) {
+public record TypeInfo(String type, Duration activityTimeout, int maxAttempts, Concurrency concurrency, RateLimit rateLimit,
+        JsonNode json) {
 
     /**
      * One of the type's counts.

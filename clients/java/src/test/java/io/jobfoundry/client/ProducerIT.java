@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -157,5 +158,70 @@ class ProducerIT {
                 Heartbeat.of(jobs.get(0), null)));
         assertEquals(200, beats.get(0).status());
         assertEquals(409, beats.get(1).status(), "a finished job's lease is spent");
+    }
+
+    @Test
+    void aJobWithAfterWaitsAndBecomesDueWhenItsDependencySucceeds() {
+        String type = LiveService.newType("deps");
+        Job extract = client.create(type, JobSpec.withData(Map.of("step", "extract")));
+        Job load = client.create(type, JobSpec.withData(Map.of("step", "load")).after(extract.ref()));
+        assertEquals(List.of(extract.ref()), load.after());
+        assertEquals(List.of(extract.ref()), load.waitingFor());
+        assertEquals(JobState.PENDING, load.state());
+
+        List<LeasedJob> first = client.accept(List.of(type), 2, Duration.ZERO, null);
+        assertEquals(List.of(extract.id()), first.stream().map(LeasedJob::id).toList(), "only the dependency is due");
+        assertEquals(List.of(extract.ref()), client.get(type, load.id()).orElseThrow().waitingFor());
+        client.finish(Finish.succeeded(first.get(0), null));
+
+        List<LeasedJob> next = client.accept(List.of(type), 1, Duration.ofSeconds(20), null);
+        assertEquals(1, next.size(), "due once its dependency succeeded");
+        assertEquals(load.id(), next.get(0).id());
+        assertEquals(List.of(), next.get(0).job().waitingFor());
+        assertEquals(List.of(extract.ref()), next.get(0).job().after(), "after keeps the dependencies as given");
+    }
+
+    @Test
+    void aBatchItemMayWaitForAnEarlierOneAndAFailureCancelsOrRunsIt() throws Exception {
+        String type = LiveService.newType("deps");
+        JobRef extract = JobRef.of(type, "extract");
+        List<Saved> saved = client.createBatch(List.of(
+                new NewJob(type, "extract", JobSpec.empty().maxAttempts(1)),
+                new NewJob(type, "load", JobSpec.empty().after(extract)),
+                new NewJob(type, "report", JobSpec.empty().after(extract).afterFailure(AfterFailure.RUN))));
+        assertEquals(List.of(extract), saved.get(1).job().waitingFor());
+        LeasedJob leased = client.accept(List.of(type), 3, Duration.ZERO, null).get(0);
+        assertEquals("extract", leased.id());
+        client.finish(Finish.failed(leased, "no orders"));
+
+        Job load = client.waitFor(type, "load", JobState.FINISHED, Duration.ofSeconds(20));
+        assertEquals(JobResult.CANCELLED, load.result(), "afterFailure cancel is the default");
+        assertTrue(load.lastError().contains("extract"), load.lastError());
+        List<LeasedJob> report = client.accept(List.of(type), 1, Duration.ofSeconds(20), null);
+        assertEquals("report", report.get(0).id(), "afterFailure run runs it anyway");
+    }
+
+    @Test
+    void concurrencyAndRateLimitsRoundTripAndHoldAccepts() {
+        String type = LiveService.newType("limits");
+        TypeInfo set = client.configureType(type, Map.of("concurrency", Concurrency.max(1),
+                "rateLimit", RateLimit.of(100, Duration.ofMillis(60_500)).eachGroup()));
+        assertEquals(Concurrency.max(1), set.concurrency());
+        assertEquals(new RateLimit(100, Duration.ofMillis(60_500), true), set.rateLimit());
+        TypeInfo read = client.type(type).orElseThrow();
+        assertEquals(Concurrency.max(1), read.concurrency());
+        assertEquals(set.rateLimit(), read.rateLimit());
+
+        client.create(type, JobSpec.empty());
+        client.create(type, JobSpec.empty());
+        assertEquals(1, client.accept(List.of(type), 2, Duration.ZERO, null).size(), "one at a time");
+
+        Map<String, Object> lift = new HashMap<>();
+        lift.put("concurrency", Concurrency.UNLIMITED);
+        lift.put("rateLimit", null);
+        TypeInfo lifted = client.configureType(type, lift);
+        assertEquals(Concurrency.UNLIMITED, lifted.concurrency());
+        assertNull(lifted.rateLimit());
+        assertEquals(1, client.accept(List.of(type), 2, Duration.ZERO, null).size(), "the other one, now");
     }
 }
