@@ -149,3 +149,78 @@ test('a refused action shows the problem detail the service answered', async () 
   ui.check();
   await ui.close();
 });
+
+/** Polls the job until check(job) holds: the service resolves dependencies in the background. */
+async function until(type, id, check) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const job = await ok('GET', jobPath(type, id));
+    if (check(job)) return job;
+    assert.ok(Date.now() < deadline, `${type}/${id} never reached the expected state: ${JSON.stringify(job)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('a dependent job links to the jobs it waits for, marks the awaited ones, and says it is not due', async () => {
+  const first = uniqueType('dep-a');
+  const second = uniqueType('dep-b');
+  const type = uniqueType('dependent');
+  await ok('PUT', jobPath(first, 'extract-orders'), {});
+  await ok('PUT', jobPath(second, 'extract-customers'), {});
+  await ok('PUT', jobPath(type, 'load'), { after: [{ type: first, id: 'extract-orders' }, { type: second, id: 'extract-customers' }] });
+  await runOne(first, 'succeeded');
+  await until(type, 'load', (job) => job.waitingFor.length === 1);
+
+  const ui = await openPage(browser);
+  await ui.goto(`#/job/${type}/load`);
+  await ui.page.locator('#live[data-status="live"]').waitFor();
+  const deps = ui.page.locator('#fields [data-field="after"] li');
+  assert.equal(await deps.count(), 2);
+  const done = ui.page.locator(`#fields [data-field="after"] li[data-dep="${first}/extract-orders"]`);
+  const awaited = ui.page.locator(`#fields [data-field="after"] li[data-dep="${second}/extract-customers"]`);
+  assert.equal(await done.getAttribute('data-awaited'), 'false');
+  assert.doesNotMatch(await done.textContent(), /awaited/);
+  assert.equal(await awaited.getAttribute('data-awaited'), 'true');
+  assert.match(await awaited.textContent(), /awaited/);
+  assert.equal(await ui.page.locator('#fields [data-field="waitingFor"] li').count(), 1);
+  assert.equal(await ui.page.locator('#fields [data-field="waitingFor"] a').textContent(), `${second}/extract-customers`);
+  assert.match(await ui.page.locator('#waiting').textContent(), /Waiting for 1 of the 2 jobs it depends on.*not due/);
+
+  // The link leads to that job's page, and back.
+  await awaited.getByRole('link').click();
+  await field(ui.page, 'id').filter({ hasText: /^extract-customers$/ }).waitFor();
+  assert.equal(await field(ui.page, 'type').textContent(), second);
+  assert.equal(await ui.page.locator('#waiting').count(), 0, 'a job without dependencies is not waiting');
+  await ui.page.goBack();
+  await ui.page.locator('#waiting').waitFor();
+
+  // Once the last one succeeds, the open page follows: nothing awaited, no waiting note, due.
+  await ui.page.locator('#live[data-status="live"]').waitFor();
+  await runOne(second, 'succeeded');
+  await ui.page.locator('#waiting').waitFor({ state: 'detached' });
+  assert.equal(await ui.page.locator('#fields [data-awaited="true"]').count(), 0);
+  assert.equal(await ui.page.locator('#fields [data-field="waitingFor"] dd').textContent(), 'none');
+  assert.equal(await field(ui.page, 'state').textContent(), 'pending');
+  assert.equal((await ok('GET', `/v1/types/${type}`)).counts.due, 1);
+  ui.check();
+  await ui.close();
+});
+
+test('a job cancelled because a job it waited for failed names that job', async () => {
+  const first = uniqueType('dep-fail');
+  const type = uniqueType('dep-cancelled');
+  await ok('PUT', `/v1/types/${first}`, { maxAttempts: 1 });
+  await ok('PUT', jobPath(first, 'upstream'), {});
+  await ok('PUT', jobPath(type, 'downstream'), { after: [{ type: first, id: 'upstream' }] });
+  await runOne(first, 'failed', 'boom');
+  await until(type, 'downstream', (job) => job.state === 'finished');
+
+  const ui = await openPage(browser);
+  await ui.goto(`#/job/${type}/downstream`);
+  await field(ui.page, 'result').filter({ hasText: /^cancelled$/ }).waitFor();
+  assert.match(await field(ui.page, 'lastError').textContent(), /upstream/);
+  assert.equal(await ui.page.locator('#waiting').count(), 0, 'a finished job is not waiting');
+  assert.equal(await ui.page.locator(`#fields [data-field="after"] a[href="#/job/${first}/upstream"]`).count(), 1);
+  ui.check();
+  await ui.close();
+});

@@ -80,3 +80,21 @@ test('a type glob lists jobs across types', async (t) => {
   ui.check();
   await ui.close();
 });
+
+test('a pending job waiting for other jobs is marked apart from a due one', async () => {
+  const type = uniqueType('waits');
+  await ok('PUT', `/v1/jobs/${type}/first`, {});
+  await ok('PUT', `/v1/jobs/${type}/second`, {});
+  await ok('PUT', `/v1/jobs/${type}/third`, { after: [{ type, id: 'first' }, { type, id: 'second' }] });
+  const ui = await openPage(browser);
+  await ui.goto(`#/jobs?type=${type}&state=pending`);
+  await ui.page.locator('#job-list tr[data-job="third"]').waitFor();
+  const marker = (id) => ui.page.locator(`#job-list tr[data-job="${id}"] [data-waiting]`);
+  assert.equal(await marker('first').count(), 0);
+  assert.equal(await marker('second').count(), 0);
+  assert.equal(await marker('third').getAttribute('data-waiting'), '2');
+  assert.equal(await marker('third').textContent(), 'waits for 2');
+  assert.match(await marker('third').getAttribute('title'), /not due/);
+  ui.check();
+  await ui.close();
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { confirmAction, launch, ok, openPage, runOne, served, uniqueType } from './harness.js';
+import { confirmAction, jobPath, launch, ok, openPage, runOne, served, uniqueType } from './harness.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -19,6 +19,10 @@ test('a type page shows its settings, counts and failed jobs with their last err
   const settings = await ui.page.locator('dl.fields').textContent();
   assert.match(settings, /activityTimeout\s*45/);
   assert.match(settings, /maxAttempts\s*1/);
+  // No limit set: both say unlimited, and nothing is at a limit.
+  assert.equal(await ui.page.locator('#settings [data-setting="concurrency"] dd').textContent(), 'unlimited for the type · unlimited per group');
+  assert.equal(await ui.page.locator('#settings [data-setting="rateLimit"] dd').textContent(), 'unlimited');
+  assert.equal(await ui.page.locator('#at-limit').count(), 0);
   assert.equal(await ui.page.locator('dl.counts [data-count="failed"] dd').textContent(), '1');
   assert.equal(await ui.page.locator('dl.counts [data-count="pending"] dd').textContent(), '1');
   assert.match(await ui.page.locator('#failures tbody').textContent(), /disk full on host-3/);
@@ -66,6 +70,38 @@ test('pause and resume from the type page', async () => {
   await confirmAction(ui.page, 'Resume', 'Resume');
   await ui.page.locator('[data-paused="false"]').waitFor();
   assert.equal((await ok('GET', `/v1/types/${type}`)).paused, false);
+  ui.check();
+  await ui.close();
+});
+
+test('a limited type shows its limits, and says when the type or a group runs as many as they allow', async () => {
+  const type = uniqueType('limited');
+  await ok('PUT', `/v1/types/${type}`, { concurrency: { max: 2, perGroup: 1 }, rateLimit: { count: 100, seconds: 60, perGroup: true } });
+  await ok('POST', '/v1/jobs', { jobs: [{ type, group: 'tenant-a' }, { type, group: 'tenant-a' }, { type, group: 'tenant-b' }] });
+  // One of each group may run: tenant-a's second job stays pending, and the type is full at 2.
+  const running = await ok('POST', '/v1/accept', { types: [type], max: 3, wait: 5000, worker: 'ui-test' });
+  assert.deepEqual(running.map((job) => job.group).sort(), ['tenant-a', 'tenant-b']);
+  await ok('POST', `/v1/jobs/${type}`, { group: 'tenant-c' });
+
+  const ui = await openPage(browser);
+  await ui.goto(`#/type/${type}`);
+  await ui.page.locator('#groups tr[data-group="tenant-c"]').waitFor();
+  assert.equal(await ui.page.locator('#settings [data-setting="concurrency"] dd').textContent(), 'at most 2 running for the type · at most 1 per group');
+  assert.equal(await ui.page.locator('#settings [data-setting="rateLimit"] dd').textContent(), 'at most 100 starts per 60 s in each group');
+  assert.match(await ui.page.locator('#at-limit').textContent(), /At its concurrency limit: 2 running, at most 2/);
+  const atLimit = (group) => ui.page.locator(`#groups tr[data-group="${group}"] [data-at-limit]`).count();
+  assert.equal(await atLimit('tenant-a'), 1);
+  assert.equal(await atLimit('tenant-b'), 1);
+  assert.equal(await atLimit('tenant-c'), 0, 'a group running nothing has room');
+
+  // One finishes: the type and tenant-b have room again.
+  const done = running.find((job) => job.group === 'tenant-b');
+  await ok('POST', `${jobPath(type, done.id)}/finish`, { lease: done.lease, outcome: 'succeeded' });
+  await ui.page.reload();
+  await ui.page.locator('#groups tr[data-group="tenant-a"]').waitFor();
+  assert.equal(await ui.page.locator('#at-limit').count(), 0);
+  assert.equal(await atLimit('tenant-a'), 1);
+  assert.equal(await ui.page.locator('#groups tr[data-group="tenant-b"]').count() === 0 || await atLimit('tenant-b') === 0, true);
   ui.check();
   await ui.close();
 });

@@ -55,3 +55,13 @@ export function route(path, params = {}) {
 
 /** The segment of a hash route that names a type or an id, which may hold any character but '/'. */
 export const segment = encodeURIComponent;
+
+/** The hash route of one job's page. */
+export function jobRoute(type, id) {
+  return `#/job/${segment(type)}/${segment(id)}`;
+}
+
+/** A pending job held back by its dependencies (`waitingFor`) rather than by its time. */
+export function waiting(job) {
+  return job.state === 'pending' && (job.waitingFor?.length ?? 0) > 0;
+}

@@ -2,7 +2,7 @@
 // happen over the job's event stream. Cancel, retry and remove for tokens that may.
 import { call, jobPath } from '../api.js';
 import { actionButton } from '../confirm.js';
-import { h, replace, route, table } from '../dom.js';
+import { h, jobRoute, replace, route, table, waiting } from '../dom.js';
 import * as format from '../format.js';
 import { follow } from '../events.js';
 import { indent, membersOf } from '../json.js';
@@ -11,9 +11,26 @@ import * as session from '../session.js';
 /** Members with a section of their own; every other member is listed as a field. */
 const OWN_SECTIONS = new Set(['data', 'history']);
 const TIMES = new Set(['scheduledAt', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt']);
+/** Members that name other jobs ({type, id} each): shown as links to those jobs. */
+const DEPENDENCIES = new Set(['after', 'waitingFor']);
 
-function fieldValue(name, value) {
+const key = (dependency) => `${dependency.type}/${dependency.id}`;
+
+/** The jobs of after or waitingFor, each a link; those still waited for are marked. */
+function dependencies(job, list) {
+  if (list.length === 0) return h('span', { class: 'muted' }, 'none');
+  const awaited = new Set((job.waitingFor ?? []).map(key));
+  return h('ul', { class: 'deps' }, list.map((dependency) => {
+    const still = awaited.has(key(dependency));
+    return h('li', { 'data-dep': key(dependency), 'data-awaited': String(still) },
+      h('a', { href: jobRoute(dependency.type, dependency.id) }, h('code', null, key(dependency))),
+      still ? [' ', h('span', { class: 'badge waiting' }, 'awaited')] : null);
+  }));
+}
+
+function fieldValue(job, name, value) {
   if (value === null) return h('span', { class: 'muted' }, 'null');
+  if (DEPENDENCIES.has(name) && Array.isArray(value)) return dependencies(job, value);
   if (TIMES.has(name)) return [h('code', null, value), ' ', h('span', { class: 'muted' }, format.relative(value))];
   if (typeof value === 'object') return h('code', null, JSON.stringify(value));
   return h('code', null, String(value));
@@ -22,7 +39,18 @@ function fieldValue(name, value) {
 function fields(job) {
   return h('dl', { class: 'fields', id: 'fields' }, Object.entries(job)
     .filter(([name]) => !OWN_SECTIONS.has(name))
-    .map(([name, value]) => h('div', { 'data-field': name }, h('dt', null, name), h('dd', null, fieldValue(name, value)))));
+    .map(([name, value]) => h('div', { 'data-field': name }, h('dt', null, name), h('dd', null, fieldValue(job, name, value)))));
+}
+
+/** Why a pending job is not handed out although its time may have come. */
+function waitingNote(job) {
+  if (!waiting(job)) return null;
+  const n = job.waitingFor.length;
+  const total = Math.max(job.after?.length ?? 0, n);
+  const which = n === total ? (n === 1 ? 'the job' : `all ${n} jobs`) : `${n} of the ${total} jobs`;
+  return h('p', { class: 'note', id: 'waiting' },
+    `Waiting for ${which} it depends on (marked awaited below): not due, and no worker gets it, until `,
+    n === 1 ? 'that one has' : 'they have', ' succeeded; then it is due at its scheduled time.');
 }
 
 function history(job) {
@@ -84,7 +112,7 @@ export async function render(main, { params: [type, id], signal }) {
   const draw = (text) => {
     const job = JSON.parse(text);
     const data = membersOf(text).get('data');
-    replace(body, fields(job),
+    replace(body, waitingNote(job), fields(job),
       h('section', null, h('h2', null, 'Data'), h('pre', { class: 'data', id: 'data' }, data === undefined ? '' : indent(data))),
       h('section', null, h('h2', null, 'History'), history(job)));
     // Buttons follow the state (cancel only while not finished, retry once finished), but are

@@ -3,7 +3,7 @@
 // filtered page can be bookmarked and the browser's back button walks back through pages.
 import { get } from '../api.js';
 import { problem } from '../confirm.js';
-import { h, replace, route, segment, table } from '../dom.js';
+import { h, jobRoute, replace, route, segment, table, waiting } from '../dom.js';
 import * as format from '../format.js';
 
 const TYPE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -49,7 +49,7 @@ function lookupForm(query) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    location.hash = `#/job/${segment(String(data.get('type')).trim())}/${segment(String(data.get('id')))}`;
+    location.hash = jobRoute(String(data.get('type')).trim(), String(data.get('id')));
   });
   return form;
 }
@@ -68,11 +68,19 @@ function fetchPage(query, signal) {
   return get('v1/jobs', { ...params, type: type || undefined }, signal);
 }
 
+/** Beside "pending": held back by dependencies, so not due whatever its scheduled time says. */
+function waitingMarker(job) {
+  if (!waiting(job)) return null;
+  const n = job.waitingFor.length;
+  return [' ', h('span', { class: 'badge waiting', 'data-waiting': String(n), title: `not due: waits for ${n} job${n === 1 ? '' : 's'} to succeed` },
+    `waits for ${n}`)];
+}
+
 function jobRow(job) {
   return h('tr', { 'data-job': job.id },
     h('td', null, job.type),
-    h('td', null, h('a', { href: `#/job/${segment(job.type)}/${segment(job.id)}` }, job.id)),
-    h('td', null, h('span', { class: `badge ${job.result ?? job.state}` }, job.result ?? job.state)),
+    h('td', null, h('a', { href: jobRoute(job.type, job.id) }, job.id)),
+    h('td', null, h('span', { class: `badge ${job.result ?? job.state}` }, job.result ?? job.state), waitingMarker(job)),
     h('td', null, job.group === '' ? h('span', { class: 'muted' }, 'default') : job.group),
     h('td', null, job.priority),
     h('td', { title: job.scheduledAt ?? '' }, format.relative(job.scheduledAt)),

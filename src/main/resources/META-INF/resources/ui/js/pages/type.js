@@ -41,15 +41,45 @@ function counts(type) {
     h('dd', { title: type.oldestDueAt ?? '' }, 'oldestDueAt' in type ? format.relative(type.oldestDueAt) : 'n/a')));
 }
 
+/** concurrency and rateLimit in words; every other setting as the service wrote it. */
+function settingValue(name, value) {
+  if (name === 'concurrency' && (value === null || typeof value === 'object')) {
+    const max = value?.max ?? null;
+    const perGroup = value?.perGroup ?? null;
+    return [max === null ? 'unlimited for the type' : `at most ${format.count(max)} running for the type`,
+      perGroup === null ? 'unlimited per group' : `at most ${format.count(perGroup)} per group`].join(' · ');
+  }
+  if (name === 'rateLimit' && (value === null || typeof value === 'object')) {
+    if (value === null) return 'unlimited';
+    return `at most ${format.count(value.count)} starts per ${value.seconds} s${value.perGroup ? ' in each group' : ' for the type'}`;
+  }
+  return h('code', null, format.setting(value));
+}
+
 function settings(type) {
   const rows = Object.entries(type).filter(([name]) => !NOT_SETTINGS.has(name));
   return h('section', null, h('h2', null, 'Settings'),
-    h('dl', { class: 'fields' }, rows.map(([name, value]) =>
-      h('div', null, h('dt', null, name), h('dd', null, h('code', null, format.setting(value)))))));
+    h('dl', { class: 'fields', id: 'settings' }, rows.map(([name, value]) =>
+      h('div', { 'data-setting': name }, h('dt', null, name), h('dd', null, settingValue(name, value))))));
+}
+
+/** "at its limit" when count running jobs leave no room under max (null: unlimited). */
+function full(running, max) {
+  return max !== null && max !== undefined && typeof running === 'number' && running >= max;
+}
+
+/** Says so when the type runs as many jobs as its concurrency.max allows (or more, after a lowered limit). */
+function limitNote(type) {
+  const running = type.counts?.running;
+  const max = type.concurrency?.max;
+  if (!full(running, max)) return null;
+  return h('p', { class: 'note', id: 'at-limit' },
+    `At its concurrency limit: ${format.count(running)} running, at most ${format.count(max)}. `,
+    running > max ? 'Nothing new starts until enough have stopped (the limit was lowered).' : 'Nothing new starts until one stops.');
 }
 
 /** The groups, a page at a time (GET /v1/types/{type}/groups). */
-function groups(name, signal) {
+function groups(name, perGroup, signal) {
   const section = h('section', { id: 'groups' }, h('h2', null, 'Fairness groups'));
   const body = h('div');
   section.append(body);
@@ -59,12 +89,15 @@ function groups(name, signal) {
       const rows = page.groups.map((g) => h('tr', { 'data-group': g.group },
         h('th', { scope: 'row' }, h('a', { href: route('/jobs', { type: name, group: g.group }) },
           g.group === '' ? '(default group)' : g.group)),
-        ['pending', 'due', 'running'].map((state) => h('td', { class: 'num', 'data-count': state }, format.count(g[state])))));
+        ['pending', 'due', 'running'].map((state) => h('td', { class: 'num', 'data-count': state }, format.count(g[state]))),
+        // With a per-group limit, a group running that many is passed over by accepts: said per row.
+        perGroup === null ? null
+          : h('td', null, full(g.running, perGroup) ? h('span', { class: 'badge limit', 'data-at-limit': 'true' }, 'at its limit') : '')));
       const more = page.next ? h('button', { type: 'button' }, 'More groups') : null;
       more?.addEventListener('click', () => { more.remove(); load(page.next); });
       if (!cursor) replace(body);
       body.append(rows.length === 0 && !cursor ? h('p', { class: 'muted' }, 'No group has pending or running jobs.')
-        : table(['Group', 'Pending', 'Due', 'Running'], rows), more ?? '');
+        : table(['Group', 'Pending', 'Due', 'Running', ...(perGroup === null ? [] : [`Limit (${format.count(perGroup)} running)`])], rows), more ?? '');
     } catch (error) {
       if (!signal.aborted) replace(body, problem(error));
     }
@@ -98,5 +131,6 @@ async function failures(name, signal) {
 export async function render(main, { params: [name], signal }) {
   const type = await get(typePath(name), undefined, signal);
   const refresh = () => { if (!signal.aborted) render(main, { params: [name], signal }); };
-  replace(main, header(type, refresh), counts(type), settings(type), groups(name, signal), await failures(name, signal));
+  replace(main, header(type, refresh), counts(type), limitNote(type), settings(type),
+    groups(name, type.concurrency?.perGroup ?? null, signal), await failures(name, signal));
 }
