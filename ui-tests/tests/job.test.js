@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ADMIN_TOKEN, api, confirmAction, jobPath, launch, ok, openPage, runOne, uniqueType } from './harness.js';
+import { ADMIN_TOKEN, BASE, api, confirmAction, jobPath, launch, ok, openPage, runOne, uniqueType } from './harness.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -151,14 +151,41 @@ test('a refused action shows the problem detail the service answered', async () 
 });
 
 /** Polls the job until check(job) holds: the service resolves dependencies in the background. */
-async function until(type, id, check) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const job = await ok('GET', jobPath(type, id));
-    if (check(job)) return job;
-    assert.ok(Date.now() < deadline, `${type}/${id} never reached the expected state: ${JSON.stringify(job)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * The job's state from its event stream (GET …/events: the current state, then each change) once
+ * check() holds: waits on the service's own events, not a poll.
+ */
+async function untilEvent(type, id, check) {
+  const headers = { Accept: 'text/event-stream' };
+  if (ADMIN_TOKEN) headers.Authorization = `Bearer ${ADMIN_TOKEN}`;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), 10_000);
+  let seen = null;
+  try {
+    const response = await fetch(`${BASE}${jobPath(type, id)}/events`, { headers, signal: abort.signal });
+    assert.equal(response.status, 200);
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of response.body) {
+      buffered += decoder.decode(chunk, { stream: true });
+      let end;
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const lines = buffered.slice(0, end).split('\n');
+        buffered = buffered.slice(end + 2);
+        const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+        if (lines.some((l) => /^event:\s*state$/.test(l)) && data) {
+          seen = JSON.parse(data);
+          if (check(seen)) return seen;
+        }
+      }
+    }
+  } catch (e) {
+    if (e.name !== 'AbortError') throw e;
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
   }
+  assert.fail(`${type}/${id} never reached the expected state: ${JSON.stringify(seen)}`);
 }
 
 test('a dependent job links to the jobs it waits for, marks the awaited ones, and says it is not due', async () => {
@@ -169,7 +196,7 @@ test('a dependent job links to the jobs it waits for, marks the awaited ones, an
   await ok('PUT', jobPath(second, 'extract-customers'), {});
   await ok('PUT', jobPath(type, 'load'), { after: [{ type: first, id: 'extract-orders' }, { type: second, id: 'extract-customers' }] });
   await runOne(first, 'succeeded');
-  await until(type, 'load', (job) => job.waitingFor.length === 1);
+  await untilEvent(type, 'load', (job) => job.waitingFor.length === 1);
 
   const ui = await openPage(browser);
   await ui.goto(`#/job/${type}/load`);
@@ -213,7 +240,7 @@ test('a job cancelled because a job it waited for failed names that job', async 
   await ok('PUT', jobPath(first, 'upstream'), {});
   await ok('PUT', jobPath(type, 'downstream'), { after: [{ type: first, id: 'upstream' }] });
   await runOne(first, 'failed', 'boom');
-  await until(type, 'downstream', (job) => job.state === 'finished');
+  await untilEvent(type, 'downstream', (job) => job.state === 'finished');
 
   const ui = await openPage(browser);
   await ui.goto(`#/job/${type}/downstream`);
