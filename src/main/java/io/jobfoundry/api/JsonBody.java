@@ -1,18 +1,8 @@
 package io.jobfoundry.api;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jobfoundry.jobs.model.Change;
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,26 +12,16 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * A request body: a JSON object read as a tree, so that an absent member ({@link Change#keep()})
  * is told apart from an explicit {@code null} ({@code Change.to(null)}). Every getter checks the
  * member's JSON type and answers {@link InvalidInputException} naming the member; unknown members
- * are refused by {@link #allow}. Strict JSON: no duplicate members, comments or trailing tokens.
+ * are refused by {@link #allow}. Strict JSON ({@link JsonReading}): no duplicate members, comments or trailing tokens.
  * Every number must be one Java's {@link BigDecimal} can hold: {@code 1e2147483648} is a 400, not a
  * 500.
  */
 final class JsonBody {
-
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            // Numbers keep their exact value (1e400 must not become Infinity, 0.1 must stay 0.1)...
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            // ...and their spelling (100.0 must not turn into 1E+2 in the stored data).
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
 
     private final ObjectNode object;
     private final String prefix;
@@ -58,69 +38,19 @@ final class JsonBody {
     }
 
     static JsonBody empty() {
-        return new JsonBody(MAPPER.createObjectNode(), "", null, List.of());
+        return new JsonBody(JsonReading.MAPPER.createObjectNode(), "", null, List.of());
     }
 
     /** The body, which must be a JSON object; an empty body is an empty object. */
     static JsonBody parse(byte[] bytes) {
-        if (bytes == null || bytes.length == 0) {
-            return empty();
-        }
-        JsonNode node;
-        try (JsonParser parser = MAPPER.createParser(bytes)) {
-            try {
-                node = MAPPER.readTree(parser);
-            } catch (NumberFormatException e) {
-                // Jackson lets BigDecimal's refusal of an exponent beyond its 32-bit scale escape
-                // unwrapped; the parser still knows where it stood.
-                throw numberOutOfRange(parser);
-            }
-        } catch (StreamConstraintsException e) {
-            throw new InvalidInputException(null, "the body exceeds a limit of the JSON reader: "
-                    + e.getOriginalMessage() + location(e));
-        } catch (JsonProcessingException e) {
-            throw new InvalidInputException(null, "the body is not valid JSON: " + readable(e.getOriginalMessage())
-                    + location(e));
-        } catch (IOException e) {
-            throw new InvalidInputException(null, "the body is not valid JSON");
-        }
-        if (node == null || node.isMissingNode()) {
-            return empty(); // only whitespace
+        JsonNode node = bytes == null || bytes.length == 0 ? null : JsonReading.read(bytes);
+        if (node == null) {
+            return empty(); // nothing, or only whitespace
         }
         if (!node.isObject()) {
             throw new InvalidInputException(null, "the body must be a JSON object, not " + kind(node));
         }
         return new JsonBody((ObjectNode) node, "", bytes, List.of());
-    }
-
-    /** A number BigDecimal cannot hold, named by where it stands: its member, its JSON pointer, its line. */
-    private static InvalidInputException numberOutOfRange(JsonParser parser) {
-        JsonStreamContext context = parser.getParsingContext();
-        String pointer = context.pathAsPointer().toString();
-        while (context.getParent() != null && context.getParent().getParent() != null) {
-            context = context.getParent();
-        }
-        String member = context.inObject() ? context.getCurrentName() : null;
-        JsonLocation at = parser.currentTokenLocation();
-        return new InvalidInputException(member, "the number at " + Problems.printable(pointer) + " (line "
-                + at.getLineNr() + ", column " + at.getColumnNr() + ") is out of range: its exponent must lie within"
-                + " ±2147483647, also when reduced by the number of digits after its decimal point");
-    }
-
-    /**
-     * Jackson's message without its own internals: where it names a place in the body it says
-     * {@code [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1,
-     * column: 2]}, which tells a client nothing but the line and column.
-     */
-    static String readable(String message) {
-        return SOURCE.matcher(message).replaceAll("line $1, column $2");
-    }
-
-    private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;\\]]*(?:;[^;\\]]*?)?; line: (\\d+), column: (\\d+)\\]");
-
-    private static String location(JsonProcessingException e) {
-        return e.getLocation() == null ? ""
-                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
     }
 
     /** Refuses members other than {@code known}. */

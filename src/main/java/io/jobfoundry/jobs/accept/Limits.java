@@ -3,7 +3,7 @@ package io.jobfoundry.jobs.accept;
 import io.jobfoundry.jobs.model.Concurrency;
 import io.jobfoundry.jobs.model.RateLimit;
 import io.jobfoundry.jobs.model.TypeSettings;
-import io.jobfoundry.jobs.records.JobKeys;
+import io.jobfoundry.jobs.records.SlotKeys;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.jobs.records.HeldSlots;
 import io.jobfoundry.kv.KvTransaction;
@@ -40,9 +40,9 @@ final class Limits {
         this.rate = settings.rateLimit();
         this.now = now;
         this.typePermits = concurrency.max() == null ? null
-                : new Permits(tx, JobKeys.typeSlots(type), concurrency.max());
+                : new Permits(tx, SlotKeys.typeSlots(type), concurrency.max());
         this.typeRate = rate == null || rate.perGroup() ? null
-                : new RateSlots(tx, JobKeys.typeRateSlots(type), rate.count(), windowMicros(), now);
+                : new RateSlots(tx, SlotKeys.typeRateSlots(type), rate.count(), windowMicros(), now);
     }
 
     /** The limits of {@code type} for this transaction, or null if it has none. */
@@ -125,7 +125,7 @@ final class Limits {
             return null;
         }
         return groupPermits.computeIfAbsent(group,
-                g -> new Permits(tx, JobKeys.groupSlots(type, g), concurrency.perGroup()));
+                g -> new Permits(tx, SlotKeys.groupSlots(type, g), concurrency.perGroup()));
     }
 
     private RateSlots groupRate(String group) {
@@ -133,6 +133,6 @@ final class Limits {
             return null;
         }
         return groupRates.computeIfAbsent(group,
-                g -> new RateSlots(tx, JobKeys.groupRateSlots(type, g), rate.count(), windowMicros(), now));
+                g -> new RateSlots(tx, SlotKeys.groupRateSlots(type, g), rate.count(), windowMicros(), now));
     }
 }

@@ -2,6 +2,7 @@ package io.jobfoundry.jobs.accept;
 
 import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.records.JobKeys;
+import io.jobfoundry.jobs.records.SlotKeys;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvTransaction;
 import java.util.HashSet;
@@ -47,12 +48,12 @@ final class Permits {
             return candidate;
         }
         if (held == null) {
-            if (max <= SMALL || !tx.snapshot().getRange(JobKeys.slot(prefix, max), JobKeys.end(prefix), 1).isEmpty()) {
+            if (max <= SMALL || !tx.snapshot().getRange(SlotKeys.slot(prefix, max), JobKeys.end(prefix), 1).isEmpty()) {
                 load();
             } else {
                 for (int i = 0; i < PROBES; i++) {
                     long slot = ThreadLocalRandom.current().nextLong(max);
-                    if (!taken.contains(slot) && tx.snapshot().get(JobKeys.slot(prefix, slot)) == null) {
+                    if (!taken.contains(slot) && tx.snapshot().get(SlotKeys.slot(prefix, slot)) == null) {
                         return candidate = slot;
                     }
                 }
@@ -74,7 +75,7 @@ final class Permits {
 
     /** Takes {@code slot} (from {@link #free}) for the job {@code id}: a read conflict on that key alone. */
     void take(long slot, String id) {
-        byte[] key = JobKeys.slot(prefix, slot);
+        byte[] key = SlotKeys.slot(prefix, slot);
         tx.addReadConflictKey(key);
         tx.set(key, Tuple.from(id).pack());
         taken.add(slot);
@@ -103,7 +104,7 @@ final class Permits {
         List<KeyValue> slots = (conflict ? tx : tx.snapshot()).getRange(JobKeys.begin(prefix), JobKeys.end(prefix), 0);
         held = new HashSet<>();
         for (KeyValue kv : slots) {
-            long slot = JobKeys.slotNumber(kv.key());
+            long slot = SlotKeys.slotNumber(kv.key());
             if (!taken.contains(slot)) {
                 held.add(slot);
             }

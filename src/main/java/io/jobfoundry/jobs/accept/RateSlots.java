@@ -2,6 +2,7 @@ package io.jobfoundry.jobs.accept;
 
 import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.records.JobKeys;
+import io.jobfoundry.jobs.records.SlotKeys;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvTransaction;
 import java.util.HashMap;
@@ -51,14 +52,14 @@ final class RateSlots {
             if (count > Permits.SMALL) {
                 for (int i = 0; i < PROBES; i++) {
                     long slot = ThreadLocalRandom.current().nextLong(count);
-                    if (!taken.contains(slot) && isFree(tx.snapshot().get(JobKeys.slot(prefix, slot)))) {
+                    if (!taken.contains(slot) && isFree(tx.snapshot().get(SlotKeys.slot(prefix, slot)))) {
                         return candidate = slot;
                     }
                 }
             }
             times = new HashMap<>();
             for (KeyValue kv : tx.snapshot().getRange(JobKeys.begin(prefix), JobKeys.end(prefix), 0)) {
-                times.put(JobKeys.slotNumber(kv.key()), Tuple.fromBytes(kv.value()).getLong(0));
+                times.put(SlotKeys.slotNumber(kv.key()), Tuple.fromBytes(kv.value()).getLong(0));
             }
         }
         long start = ThreadLocalRandom.current().nextLong(count);
@@ -85,7 +86,7 @@ final class RateSlots {
 
     /** Records a start now under {@code slot} (from {@link #free}), with a read conflict on that key alone. */
     void take(long slot) {
-        byte[] key = JobKeys.slot(prefix, slot);
+        byte[] key = SlotKeys.slot(prefix, slot);
         tx.addReadConflictKey(key);
         tx.set(key, Tuple.from(now).pack());
         taken.add(slot);

@@ -2,7 +2,7 @@ package io.jobfoundry.jobs.background;
 
 import io.jobfoundry.jobs.context.EngineContext;
 import io.jobfoundry.jobs.model.JobRef;
-import io.jobfoundry.jobs.records.JobKeys;
+import io.jobfoundry.jobs.records.DependencyKeys;
 import io.jobfoundry.jobs.records.Resolutions;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.RetriesExhaustedException;
@@ -50,8 +50,8 @@ public final class DependencyResolver {
         int moved = 0;
         while (!standDown.getAsBoolean()) {
             // A snapshot: listing the markers must not conflict with the finishes that write them.
-            List<KeyValue> listed = context.runner().run(tx -> tx.snapshot().getRange(JobKeys.markersBegin(),
-                    JobKeys.markersEnd(), MARKERS));
+            List<KeyValue> listed = context.runner().run(tx -> tx.snapshot().getRange(DependencyKeys.markersBegin(),
+                    DependencyKeys.markersEnd(), MARKERS));
             if (listed.isEmpty()) {
                 break;
             }
@@ -59,7 +59,7 @@ public final class DependencyResolver {
                 if (standDown.getAsBoolean()) {
                     break;
                 }
-                moved += resolve(JobKeys.jobOfMarker(kv.key()), standDown);
+                moved += resolve(DependencyKeys.jobOfMarker(kv.key()), standDown);
                 markers++;
             }
         }

@@ -1,7 +1,7 @@
 package io.jobfoundry.jobs.background;
 
 import io.jobfoundry.jobs.context.EngineContext;
-import io.jobfoundry.jobs.records.JobKeys;
+import io.jobfoundry.jobs.records.DependencyKeys;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
@@ -18,7 +18,7 @@ public final class DependencyTimer implements AutoCloseable {
 
     public DependencyTimer(DependencyResolver resolver, EngineContext context, ScheduledExecutorService executor,
             Duration sweep, Consumer<DependencyResolver.Result> onRun) {
-        this.timer = new WatchedTimer("the dependency resolver", JobKeys.resolverWatch(), context, executor, sweep,
+        this.timer = new WatchedTimer("the dependency resolver", DependencyKeys.resolverWatch(), context, executor, sweep,
                 closing -> {
                     onRun.accept(resolver.runOnce(closing));
                     return null; // nothing to aim at: the next marker wakes it

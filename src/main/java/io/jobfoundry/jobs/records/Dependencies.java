@@ -95,7 +95,7 @@ public final class Dependencies {
         }
         for (int i = 0; i < found.waitingFor().size(); i++) {
             JobRef parent = found.waitingFor().get(i);
-            tx.set(JobKeys.edge(parent.type(), parent.id(), r.type, r.id), Tuple.from(found.origins().get(i)).pack());
+            tx.set(DependencyKeys.edge(parent.type(), parent.id(), r.type, r.id), Tuple.from(found.origins().get(i)).pack());
         }
         r.waitingFor = found.waitingFor();
         return false;
@@ -119,7 +119,7 @@ public final class Dependencies {
     /** The job stops waiting: its edges go (the caller has taken it out of its index, if parked). */
     static void release(KvTransaction tx, JobRecord r) {
         for (JobRef parent : r.waitingFor) {
-            tx.clear(JobKeys.edge(parent.type(), parent.id(), r.type, r.id));
+            tx.clear(DependencyKeys.edge(parent.type(), parent.id(), r.type, r.id));
         }
         r.waitingFor = List.of();
     }

@@ -29,12 +29,12 @@ final class DependencyMarks {
      * added to wait for it while it finishes conflicts with the finish (see {@link Dependencies}).
      */
     static boolean hasDependents(KvTransaction tx, String type, String id) {
-        return !tx.getRange(JobKeys.edgesBegin(type, id), JobKeys.edgesEnd(type, id), 1).isEmpty();
+        return !tx.getRange(DependencyKeys.edgesBegin(type, id), DependencyKeys.edgesEnd(type, id), 1).isEmpty();
     }
 
     /** Writes the job's marker: {@code (outcome, origin, at)}. */
     static void mark(KvTransaction tx, String type, String id, String outcome, String origin, long now) {
-        tx.set(JobKeys.marker(type, id), Tuple.from(outcome, origin, now).pack());
-        tx.add(JobKeys.resolverWatch(), 1); // an atomic add: finishes never conflict on it
+        tx.set(DependencyKeys.marker(type, id), Tuple.from(outcome, origin, now).pack());
+        tx.add(DependencyKeys.resolverWatch(), 1); // an atomic add: finishes never conflict on it
     }
 }

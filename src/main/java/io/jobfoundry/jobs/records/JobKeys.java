@@ -2,7 +2,6 @@ package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Tuple;
 import com.apple.foundationdb.tuple.Versionstamp;
-import io.jobfoundry.jobs.model.JobRef;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.kv.VersionstampKeys;
@@ -38,7 +37,8 @@ import java.util.Arrays;
  * ("n", type, group, slot)                     → time of the last start under a perGroup rateLimit slot
  * </pre>
  *
- * <p>Dependencies ({@link Dependencies}): a pending job waiting for others is <em>parked</em>: in
+ * <p>Dependencies ({@link Dependencies}; their keys are built by {@link DependencyKeys}): a pending
+ * job waiting for others is <em>parked</em>: in
  * none of {@code "s"}, {@code "r"}, {@code "p"} (it is not due), counted as scheduled. An edge
  * exists exactly while its child is pending and lists the parent in its {@code waitingFor}; it
  * holds the {@code origin} (creation nonce) of the parent it was written against, so a parent
@@ -50,7 +50,8 @@ import java.util.Arrays;
  * works through the parent's edges a bounded page per transaction and clears the marker with the
  * last page.
  *
- * <p>Limits are permits, not counters ({@code docs/architecture.md}, "Concurrency and rate limits").
+ * <p>Limits are permits, not counters ({@code docs/architecture.md}, "Concurrency and rate limits";
+ * their keys are built by {@link SlotKeys}).
  * A limit of n is n slot numbers; a running job holds one slot of each concurrency limit of its type
  * (the record keeps which, {@link HeldSlots}) and gives it back when it stops running. An
  * accept takes a free slot with a read conflict on that one key, so two accepts conflict only if
@@ -273,72 +274,9 @@ public final class JobKeys {
         return Tuple.from("o", at).pack();
     }
 
-    public static byte[] edge(String parentType, String parentId, String childType, String childId) {
-        return Tuple.from("e", parentType, parentId, childType, childId).pack();
-    }
-
-    public static byte[] edgesBegin(String parentType, String parentId) {
-        return begin(Tuple.from("e", parentType, parentId));
-    }
-
-    public static byte[] edgesEnd(String parentType, String parentId) {
-        return end(Tuple.from("e", parentType, parentId));
-    }
-
     /** The first edge key after {@code key}: where a page of a parent's edges continues. */
     public static byte[] after(byte[] key) {
         return concat(key, new byte[] {0x00});
-    }
-
-    public static byte[] marker(String type, String id) {
-        return Tuple.from("z", type, id).pack();
-    }
-
-    public static byte[] markersBegin() {
-        return begin(Tuple.from("z"));
-    }
-
-    public static byte[] markersEnd() {
-        return end(Tuple.from("z"));
-    }
-
-    public static byte[] resolverWatch() {
-        return Tuple.from("y").pack();
-    }
-
-    public static byte[] typeSlot(String type, long slot) {
-        return Tuple.from("l", type, slot).pack();
-    }
-
-    public static Tuple typeSlots(String type) {
-        return Tuple.from("l", type);
-    }
-
-    public static byte[] groupSlot(String type, String group, long slot) {
-        return Tuple.from("m", type, group, slot).pack();
-    }
-
-    public static Tuple groupSlots(String type, String group) {
-        return Tuple.from("m", type, group);
-    }
-
-    public static Tuple typeRateSlots(String type) {
-        return Tuple.from("q", type);
-    }
-
-    public static Tuple groupRateSlots(String type, String group) {
-        return Tuple.from("n", type, group);
-    }
-
-    /** The slot under {@code slots} numbered {@code slot}, any of the four kinds above. */
-    public static byte[] slot(Tuple slots, long slot) {
-        return slots.add(slot).pack();
-    }
-
-    /** The number of a slot key under {@code slots} (its last element). */
-    public static long slotNumber(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return tuple.getLong(tuple.size() - 1);
     }
 
     // ---- the other direction: what a key read back holds ------------------------------------------
@@ -419,18 +357,6 @@ public final class JobKeys {
     static CountKey countKey(byte[] key) {
         Tuple tuple = Tuple.fromBytes(key);
         return new CountKey(tuple.getString(1), Counter.of(tuple.getString(2)));
-    }
-
-    /** An {@link #edge} key: the job waiting. */
-    public static JobRef childOfEdge(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return new JobRef(tuple.getString(3), tuple.getString(4));
-    }
-
-    /** A {@link #marker} key: the job that finished or went. */
-    public static JobRef jobOfMarker(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return new JobRef(tuple.getString(1), tuple.getString(2));
     }
 
     /** The counters kept per type. */

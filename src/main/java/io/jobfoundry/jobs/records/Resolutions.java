@@ -49,13 +49,13 @@ public final class Resolutions {
      * meanwhile (the parent ran and finished again) may concern edges before {@code from}.
      */
     public static Page step(KvTransaction tx, JobRef parent, byte[] from, byte[] startedWith, int limit, long now) {
-        byte[] markerKey = JobKeys.marker(parent.type(), parent.id());
+        byte[] markerKey = DependencyKeys.marker(parent.type(), parent.id());
         byte[] marker = tx.get(markerKey);
         if (marker == null) {
             return new Page(0, null, null, true); // resolved already (by another replica, or an earlier attempt)
         }
-        byte[] begin = from != null ? from : JobKeys.edgesBegin(parent.type(), parent.id());
-        List<KeyValue> edges = tx.getRange(begin, JobKeys.edgesEnd(parent.type(), parent.id()), limit);
+        byte[] begin = from != null ? from : DependencyKeys.edgesBegin(parent.type(), parent.id());
+        List<KeyValue> edges = tx.getRange(begin, DependencyKeys.edgesEnd(parent.type(), parent.id()), limit);
         JobRecord current = JobRecord.load(tx, parent.type(), parent.id());
         Tuple mark = Tuple.fromBytes(marker);
         int moved = 0;
@@ -90,7 +90,7 @@ public final class Resolutions {
             outcome = DependencyMarks.REMOVED; // gone, and another incarnation has come and gone since
         }
         tx.clear(edge.key());
-        JobRef childRef = JobKeys.childOfEdge(edge.key());
+        JobRef childRef = DependencyKeys.childOfEdge(edge.key());
         JobRecord child = JobRecord.load(tx, childRef.type(), childRef.id());
         if (child == null || !child.parked() || !child.waitingFor.contains(parent)) {
             return false; // an edge its child no longer owns (it cannot be, but it costs nothing to be sure)

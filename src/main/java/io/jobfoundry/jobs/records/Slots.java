@@ -70,17 +70,17 @@ public final class Slots {
             Long groupSlot = held.groupSlot();
             if (typeLimit && typeSlot == null) {
                 if (typeTaken == null) {
-                    typeTaken = taken(tx, JobKeys.typeSlots(type));
+                    typeTaken = taken(tx, SlotKeys.typeSlots(type));
                 }
                 typeSlot = lowestFree(typeTaken);
-                tx.set(JobKeys.typeSlot(type, typeSlot), Tuple.from(r.id()).pack());
+                tx.set(SlotKeys.typeSlot(type, typeSlot), Tuple.from(r.id()).pack());
             }
             if (groupLimit && groupSlot == null) {
                 group = r.group();
                 String g = group;
-                Set<Long> taken = groupTaken.computeIfAbsent(g, k -> taken(tx, JobKeys.groupSlots(type, g)));
+                Set<Long> taken = groupTaken.computeIfAbsent(g, k -> taken(tx, SlotKeys.groupSlots(type, g)));
                 groupSlot = lowestFree(taken);
-                tx.set(JobKeys.groupSlot(type, group, groupSlot), Tuple.from(r.id()).pack());
+                tx.set(SlotKeys.groupSlot(type, group, groupSlot), Tuple.from(r.id()).pack());
             }
             HeldSlots now = new HeldSlots(typeSlot, group, groupSlot);
             if (!now.equals(held)) {
@@ -95,7 +95,7 @@ public final class Slots {
     private static Set<Long> taken(KvTransaction tx, Tuple slots) {
         Set<Long> taken = new HashSet<>();
         for (KeyValue kv : tx.getRange(JobKeys.begin(slots), JobKeys.end(slots), 0)) {
-            taken.add(JobKeys.slotNumber(kv.key()));
+            taken.add(SlotKeys.slotNumber(kv.key()));
         }
         return taken;
     }

@@ -69,7 +69,7 @@ class ResolutionsTest {
                 JobChanges.NONE.withAfter(List.of(SOURCE)))).toList()).join();
         LeasedJob leased = engine.accept(new AcceptRequest(List.of("source"), 1, null, "w")).get(0);
         engine.finish("source", "s", leased.lease(), true, Change.keep(), null);
-        byte[] marker = JobKeys.marker("source", "s");
+        byte[] marker = DependencyKeys.marker("source", "s");
         assertNotNull(runner.run(tx -> tx.get(marker)), "the finish left a marker");
 
         Resolutions.Page first = runner.run(tx -> Resolutions.step(tx, SOURCE, null, null, 100, engine.context().now()));
@@ -85,7 +85,7 @@ class ResolutionsTest {
         assertTrue(last.done());
         assertNull(runner.run(tx -> tx.get(marker)));
         assertEquals(new Counts(250, 250, 0, 0, 0, 0), counts());
-        assertTrue(runner.run(tx -> tx.getRange(JobKeys.edgesBegin("source", "s"), JobKeys.edgesEnd("source", "s"), 0))
+        assertTrue(runner.run(tx -> tx.getRange(DependencyKeys.edgesBegin("source", "s"), DependencyKeys.edgesEnd("source", "s"), 0))
                 .isEmpty(), "every edge resolved");
     }
 
@@ -94,7 +94,7 @@ class ResolutionsTest {
         engine.put("source", "s", JobChanges.NONE);
         engine.put("sink", "k", JobChanges.NONE.withAfter(List.of(SOURCE)));
         engine.cancel("source", "s");
-        byte[] marker = JobKeys.marker("source", "s");
+        byte[] marker = DependencyKeys.marker("source", "s");
         byte[] seen = runner.run(tx -> tx.get(marker));
 
         // As if the marker had been rewritten since its first page was read.

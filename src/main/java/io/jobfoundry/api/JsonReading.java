@@ -1,0 +1,87 @@
+package io.jobfoundry.api;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a request body into a JSON tree for {@link JsonBody}, strictly (no duplicate members,
+ * comments or trailing tokens; numbers exact and as written), and turns whatever the reader refuses
+ * into a {@code 400} that says where, without the reader's own internals.
+ */
+final class JsonReading {
+
+    static final JsonMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // Numbers keep their exact value (1e400 must not become Infinity, 0.1 must stay 0.1)...
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            // ...and their spelling (100.0 must not turn into 1E+2 in the stored data).
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private JsonReading() {
+    }
+
+    /** The body's tree, or null when it holds only whitespace; {@code bytes} is not empty. */
+    static JsonNode read(byte[] bytes) {
+        JsonNode node;
+        try (JsonParser parser = MAPPER.createParser(bytes)) {
+            try {
+                node = MAPPER.readTree(parser);
+            } catch (NumberFormatException e) {
+                // Jackson lets BigDecimal's refusal of an exponent beyond its 32-bit scale escape
+                // unwrapped; the parser still knows where it stood.
+                throw numberOutOfRange(parser);
+            }
+        } catch (StreamConstraintsException e) {
+            throw new InvalidInputException(null, "the body exceeds a limit of the JSON reader: "
+                    + e.getOriginalMessage() + location(e));
+        } catch (JsonProcessingException e) {
+            throw new InvalidInputException(null, "the body is not valid JSON: " + readable(e.getOriginalMessage())
+                    + location(e));
+        } catch (IOException e) {
+            throw new InvalidInputException(null, "the body is not valid JSON");
+        }
+        return node == null || node.isMissingNode() ? null : node;
+    }
+
+    /** A number BigDecimal cannot hold, named by where it stands: its member, its JSON pointer, its line. */
+    private static InvalidInputException numberOutOfRange(JsonParser parser) {
+        JsonStreamContext context = parser.getParsingContext();
+        String pointer = context.pathAsPointer().toString();
+        while (context.getParent() != null && context.getParent().getParent() != null) {
+            context = context.getParent();
+        }
+        String member = context.inObject() ? context.getCurrentName() : null;
+        JsonLocation at = parser.currentTokenLocation();
+        return new InvalidInputException(member, "the number at " + Problems.printable(pointer) + " (line "
+                + at.getLineNr() + ", column " + at.getColumnNr() + ") is out of range: its exponent must lie within"
+                + " ±2147483647, also when reduced by the number of digits after its decimal point");
+    }
+
+    /**
+     * Jackson's message without its own internals: where it names a place in the body it says
+     * {@code [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1,
+     * column: 2]}, which tells a client nothing but the line and column.
+     */
+    static String readable(String message) {
+        return SOURCE.matcher(message).replaceAll("line $1, column $2");
+    }
+
+    private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;\\]]*(?:;[^;\\]]*?)?; line: (\\d+), column: (\\d+)\\]");
+
+    private static String location(JsonProcessingException e) {
+        return e.getLocation() == null ? ""
+                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+    }
+}
