@@ -50,17 +50,11 @@ public class QueueResource {
     @Parameter(name = "type", in = ParameterIn.QUERY,
             description = "only types this name or glob (* and ?) matches; absent means every type",
             schema = @Schema(type = SchemaType.STRING))
-    @Parameter(name = "state", in = ParameterIn.QUERY, description = "only jobs in this state",
-            schema = @Schema(type = SchemaType.STRING, enumeration = {"pending", "running", "finished"}))
-    @Parameter(name = "result", in = ParameterIn.QUERY, description = "only finished jobs with this result",
-            schema = @Schema(type = SchemaType.STRING, enumeration = {"succeeded", "failed", "cancelled"}))
-    @Parameter(name = "group", in = ParameterIn.QUERY,
-            description = "only jobs of this group; empty means the default group, absent means every group",
-            schema = @Schema(type = SchemaType.STRING))
-    @Parameter(name = "limit", in = ParameterIn.QUERY, description = "the most jobs on a page",
-            schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1000", defaultValue = "100"))
-    @Parameter(name = "cursor", in = ParameterIn.QUERY, description = "the next of the previous page (opaque)",
-            schema = @Schema(type = SchemaType.STRING))
+    @Parameter(name = "state", in = ParameterIn.QUERY, ref = "ListState")
+    @Parameter(name = "result", in = ParameterIn.QUERY, ref = "ListResult")
+    @Parameter(name = "group", in = ParameterIn.QUERY, ref = "ListGroup")
+    @Parameter(name = "limit", in = ParameterIn.QUERY, ref = "ListLimit")
+    @Parameter(name = "cursor", in = ParameterIn.QUERY, ref = "ListCursor")
     @APIResponse(responseCode = "200", description = "A page of jobs",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = JobListDto.class)))
