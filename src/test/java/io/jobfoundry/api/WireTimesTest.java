@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,5 +50,40 @@ class WireTimesTest {
         assertThrows(InvalidInputException.class, () -> WireTimes.ofEpochSeconds("at", new BigDecimal("1e999999999")));
         assertThrows(InvalidInputException.class, () -> WireTimes.ofEpochSeconds("at", new BigDecimal("-1e999999999")));
         assertThrows(InvalidInputException.class, () -> WireTimes.ofEpochSeconds("at", new BigDecimal("253402300800")));
+    }
+
+    /** The hand-written formatter writes exactly what ISO_INSTANT writes, across the whole range. */
+    @Test
+    void formatsAsIsoInstant() {
+        SplittableRandom random = new SplittableRandom(20261127);
+        long min = WireTimes.MIN.getEpochSecond();
+        long max = WireTimes.MAX.getEpochSecond();
+        int[] nanoShapes = {0, 1, 999_999_999, 500_000_000, 120_000, 7_000, 123_456_789, 1_000_000};
+        for (int i = 0; i < 20_000; i++) {
+            long second = random.nextLong(min, max + 1);
+            int nano = i % 2 == 0 ? nanoShapes[random.nextInt(nanoShapes.length)] : random.nextInt(1_000_000_000);
+            if (i % 3 == 0) {
+                nano -= nano % 1_000_000; // milliseconds, what the clock gives
+            }
+            assertFormattedAsIsoInstant(Instant.ofEpochSecond(second, nano));
+        }
+        for (Instant edge : new Instant[] {WireTimes.MIN, WireTimes.MAX, Instant.EPOCH, Instant.ofEpochSecond(-1),
+                Instant.ofEpochSecond(-1, 1), Instant.parse("1969-12-31T23:59:59.999Z"), Instant.parse("2000-02-29T12:00:00Z"),
+                Instant.parse("2026-11-27T23:59:59.999999Z"), Instant.parse("0000-02-29T00:00:00Z")}) {
+            assertFormattedAsIsoInstant(edge);
+        }
+    }
+
+    @Test
+    void formatsTimesOutsideTheAcceptedYearsTheGeneralWay() {
+        assertFormattedAsIsoInstant(Instant.MAX);
+        assertFormattedAsIsoInstant(Instant.MIN);
+        assertFormattedAsIsoInstant(WireTimes.MIN.minusNanos(1));
+        assertFormattedAsIsoInstant(WireTimes.MAX.plusNanos(1));
+        assertEquals(null, WireTimes.format(null));
+    }
+
+    private static void assertFormattedAsIsoInstant(Instant instant) {
+        assertEquals(DateTimeFormatter.ISO_INSTANT.format(instant), WireTimes.format(instant), instant::toString);
     }
 }

@@ -4,7 +4,10 @@ package io.jobfoundry.jobs.model;
 public enum JobResult {
     SUCCEEDED, FAILED, CANCELLED;
 
+    /** Computed once: every job on the wire names its state, result and priority. */
+    private final String wireName = name().toLowerCase(java.util.Locale.ROOT);
+
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return wireName;
     }
 }

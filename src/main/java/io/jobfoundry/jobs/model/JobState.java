@@ -9,7 +9,10 @@ public enum JobState {
     /** Done; {@link Job#result()} says how. */
     FINISHED;
 
+    /** Computed once: every job on the wire names its state, result and priority. */
+    private final String wireName = name().toLowerCase(java.util.Locale.ROOT);
+
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return wireName;
     }
 }
