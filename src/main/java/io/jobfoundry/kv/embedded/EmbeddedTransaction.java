@@ -100,7 +100,7 @@ final class EmbeddedTransaction implements KvTransaction {
             throw storeFailed(e);
         }
         adds.forget(key);
-        unreadable.known(key);
+        // Not unreadable.known(key): FoundationDB keeps a versionstamped value's key unreadable through a set.
         touched.add(ByteBuffer.wrap(key.clone()));
     }
 

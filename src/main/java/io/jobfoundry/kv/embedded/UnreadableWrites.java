@@ -17,8 +17,9 @@ import java.util.Set;
  * accessed_unreadable (1036). The embedded store knows both at once; it refuses the same reads, so
  * that no engine code comes to rely on what only the embedded store could answer.
  *
- * <p>Like FoundationDB, it marks a versionstamped value's key until the transaction sets or clears
- * that key again, and for a versionstamped key every key its template could become at this
+ * <p>Like FoundationDB, it marks a versionstamped value's key until the transaction clears that key
+ * again (a later set or add leaves it unreadable: checked against FoundationDB 7.3.79 by
+ * KvStoreContract), and for a versionstamped key every key its template could become at this
  * transaction's version or later, for the rest of the transaction. A range read is refused if it
  * covers any of these, where FoundationDB refuses it only once it reaches one: a read with a limit
  * may be refused here and answered there, never the other way round.
@@ -66,7 +67,7 @@ final class UnreadableWrites {
         keyRanges.add(new byte[][] {begin, end});
     }
 
-    /** {@code key} was set or cleared since: its value is known again. */
+    /** {@code key} was cleared since: its value is known again. */
     void known(byte[] key) {
         if (values != null && !values.isEmpty()) {
             values.remove(ByteBuffer.wrap(key));

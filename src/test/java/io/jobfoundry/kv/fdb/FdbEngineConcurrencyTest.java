@@ -24,7 +24,7 @@ class FdbEngineConcurrencyTest extends EngineConcurrencyContract {
 
     @Override
     protected void discardStore(KvStore store) {
-        FdbJobEngineTest.clearAndClose(store);
+        FdbTestStores.clearAndClose(store);
     }
 
     @Override

@@ -13,8 +13,6 @@ import io.jobfoundry.jobs.RetryAndRepeatContract;
 import io.jobfoundry.jobs.TypeAndCountContract;
 import io.jobfoundry.jobs.WaitAndHandOffContract;
 import io.jobfoundry.kv.KvStore;
-import io.jobfoundry.kv.RetryPolicy;
-import io.jobfoundry.kv.TransactionRunner;
 import java.util.UUID;
 
 /**
@@ -30,25 +28,11 @@ class FdbJobEngineTest extends EngineHarness implements AddAndRemoveContract, Ac
 
     @Override
     protected KvStore openStore() {
-        byte[] prefix = Tuple.from("jobfoundry-engine-test", UUID.randomUUID()).pack();
-        return FdbStores.open(FdbOptions.ofClusterFile(System.getenv(FdbClusterCondition.CLUSTER_FILE_VARIABLE))
-                .withKeyPrefix(prefix));
+        return FdbTestStores.open(Tuple.from("jobfoundry-engine-test", UUID.randomUUID()).pack());
     }
 
     @Override
     protected void discardStore(KvStore store) {
-        clearAndClose(store);
-    }
-
-    /** Clears everything under the store's key prefix, then closes it. */
-    static void clearAndClose(KvStore store) {
-        try {
-            new TransactionRunner(store, RetryPolicy.DEFAULT).run(tx -> {
-                tx.clearRange(new byte[] {0x00}, new byte[] {(byte) 0xFF});
-                return null;
-            });
-        } finally {
-            store.close();
-        }
+        FdbTestStores.clearAndClose(store);
     }
 }

@@ -24,7 +24,7 @@ class FdbLimitConcurrencyTest extends LimitConcurrencyContract {
 
     @Override
     protected void discardStore(KvStore store) {
-        FdbJobEngineTest.clearAndClose(store);
+        FdbTestStores.clearAndClose(store);
     }
 
     @Override
