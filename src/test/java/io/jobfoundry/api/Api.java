@@ -6,6 +6,7 @@ import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
 import java.util.UUID;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Shorthands for the REST tests. Every test names its own types ({@link #type}): the application
@@ -14,6 +15,14 @@ import java.util.UUID;
 final class Api {
 
     private Api() {
+    }
+
+    /**
+     * Whether the suite runs on FoundationDB ({@code JOBFOUNDRY_STORE=fdb}, as docs/architecture.md
+     * says how): the few assertions that hold for one store only ask.
+     */
+    static boolean onFdb() {
+        return "fdb".equals(ConfigProvider.getConfig().getOptionalValue("jobfoundry.store", String.class).orElse(""));
     }
 
     /** A type name no other test (or earlier run) uses. */
@@ -37,6 +46,20 @@ final class Api {
     static String acceptOne(String type) {
         return json("{\"types\":[\"" + type + "\"],\"worker\":\"test-worker\"}").post("/v1/accept").then()
                 .statusCode(200).extract().path("[0].lease");
+    }
+
+    /** A job taken by {@link #accepted}: which one, and its lease. */
+    record Taken(String id, String lease) {
+    }
+
+    /**
+     * Accepts one job of {@code type}: the oldest on the embedded store, one of the oldest on
+     * FoundationDB (docs/api.md), so a test with several due jobs learns which it got.
+     */
+    static Taken accepted(String type) {
+        io.restassured.path.json.JsonPath job = json("{\"types\":[\"" + type + "\"],\"worker\":\"test-worker\"}")
+                .post("/v1/accept").then().statusCode(200).extract().jsonPath();
+        return new Taken(job.getString("[0].id"), job.getString("[0].lease"));
     }
 
     static ValidatableResponse heartbeat(String type, String id, String body) {

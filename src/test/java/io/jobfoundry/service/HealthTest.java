@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
 import io.quarkus.test.junit.QuarkusTest;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -16,7 +17,12 @@ class HealthTest {
                 .statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'store' }.status", equalTo("UP"))
-                .body("checks.find { it.name == 'store' }.data.store", startsWith("embedded:"));
+                .body("checks.find { it.name == 'store' }.data.store", startsWith(
+                        onFdb() ? "FoundationDB (cluster file " : "embedded:"));
+    }
+
+    private static boolean onFdb() {
+        return "fdb".equals(ConfigProvider.getConfig().getOptionalValue("jobfoundry.store", String.class).orElse(""));
     }
 
     @Test
