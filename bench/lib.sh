@@ -68,10 +68,18 @@ cleanup() {
 
 # Starts the packaged service ($5, default target/quarkus-app) on 127.0.0.1:$2 with a fresh store
 # in $3, durability $1, output in $4; waits until it is ready; sets JOBFOUNDRY_PID and JOBFOUNDRY_URL.
+# STORE=fdb runs it on the FoundationDB cluster FDB_CLUSTER_FILE names instead of the embedded store
+# (durability then is FoundationDB's), under a key prefix of its own that is left in the cluster.
 start_jobfoundry() {
   local durability=$1 port=$2 dir=$3 logfile=$4 app=${5:-target/quarkus-app}
+  local store=()
   mkdir -p "$dir"
-  start_logged "$logfile" env JOBFOUNDRY_EMBEDDED_PATH="$dir/jobfoundry.db" \
+  if [ "${STORE:-embedded}" = fdb ]; then
+    [ -n "${FDB_CLUSTER_FILE:-}" ] || die "STORE=fdb needs FDB_CLUSTER_FILE naming a FoundationDB cluster"
+    store=(JOBFOUNDRY_STORE=fdb JOBFOUNDRY_FDB_CLUSTER_FILE="$FDB_CLUSTER_FILE"
+      JOBFOUNDRY_FDB_KEY_PREFIX="jobfoundry-bench-$(date +%s)-$port")
+  fi
+  start_logged "$logfile" env "${store[@]}" JOBFOUNDRY_EMBEDDED_PATH="$dir/jobfoundry.db" \
     JOBFOUNDRY_EMBEDDED_DURABILITY="$durability" QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT="$port" \
     java -jar "$app/quarkus-run.jar"
   JOBFOUNDRY_PID=$STARTED_PID

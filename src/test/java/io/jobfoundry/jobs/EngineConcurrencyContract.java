@@ -36,6 +36,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -181,6 +182,135 @@ public abstract class EngineConcurrencyContract {
             assertTrue(due >= counts.due(), "every ready job is due");
         } finally {
             discardStore(opened);
+        }
+    }
+
+    /**
+     * Blocked accepts on every replica while producers keep adding to the same group: each job
+     * that arrives is taken at once, leaving its group empty for the next. On FoundationDB an
+     * accept that took the group's last job and then cleared the group's marker, with a read
+     * conflict on the group's ready keys, conflicted with every create landing meanwhile and
+     * retried until its attempts ran out (503s under a steady 100 jobs/s, found by bench/load.sh
+     * latency on a real cluster). Every job must be handed out exactly once and no call may fail.
+     */
+    @Test
+    void blockedAcceptsKeepUpWithASteadyStreamOfCreatesIntoOneGroup() throws Exception {
+        KvStore opened = openStore(folder);
+        ConflictCounting store = new ConflictCounting(opened);
+        ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
+        ExecutorService pool = Executors.newFixedThreadPool(20);
+        try {
+            List<JobEngine> replicas = new ArrayList<>();
+            List<JobWaits> waitsOf = new ArrayList<>();
+            for (int r = 0; r < REPLICAS; r++) {
+                JobEngine unwired = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(), options());
+                JobWaits waits = new JobWaits(unwired.accepting(), waitsPool, waitsPool);
+                replicas.add(unwired.withWaiters(waits));
+                waitsOf.add(waits);
+            }
+            int jobs = 1_500;
+            Set<String> created = ConcurrentHashMap.newKeySet();
+            Map<String, Integer> handedOut = new ConcurrentHashMap<>();
+            List<Future<?>> futures = new ArrayList<>();
+            for (int p = 0; p < 4; p++) {
+                JobEngine engine = replicas.get(p % REPLICAS);
+                futures.add(pool.submit(() -> {
+                    // Paced (open loop, 4 x 200/s) so the accepts outrun the creates and keep emptying the group.
+                    long next = System.nanoTime();
+                    for (int i = 0; i < jobs / 4; i++) {
+                        next += TimeUnit.MILLISECONDS.toNanos(5);
+                        java.util.concurrent.locks.LockSupport.parkNanos(next - System.nanoTime());
+                        created.add(engine.create("stream", JobChanges.NONE).job().id());
+                    }
+                    return null;
+                }));
+            }
+            for (int w = 0; w < 16; w++) {
+                JobEngine engine = replicas.get(w % REPLICAS);
+                JobWaits waits = waitsOf.get(w % REPLICAS);
+                futures.add(pool.submit(() -> {
+                    AcceptRequest request = new AcceptRequest(List.of("stream"), 1, null, null);
+                    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+                    while (handedOut.size() < jobs && System.nanoTime() < deadline) {
+                        for (LeasedJob leased : Futures.join(waits.accept(request, Duration.ofMillis(200)).toCompletableFuture())) {
+                            handedOut.merge(leased.job().id(), 1, Integer::sum);
+                            engine.finish("stream", leased.job().id(), leased.lease(), true, Change.keep(), null);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(5, TimeUnit.MINUTES); // a RetriesExhaustedException surfaces here
+            }
+            assertEquals(created, handedOut.keySet());
+            handedOut.forEach((id, times) -> assertEquals(1, times, id + " was handed out " + times + " times"));
+            assertEquals(jobs, replicas.get(0).type("stream").orElseThrow().counts().succeeded());
+            waitsOf.forEach(JobWaits::close);
+            // A job costs a create, a hand-off or a round, and a finish: only the two replicas'
+            // rounds may still meet over one job.
+            System.out.println(getClass().getSimpleName() + ": " + store.conflicts + " conflicts in " + store.attempts
+                    + " attempts for " + jobs + " jobs");
+            assertTrue(store.conflicts.get() < jobs / 10, store.conflicts + " conflicts for " + jobs + " jobs");
+        } finally {
+            pool.shutdownNow();
+            waitsPool.shutdownNow();
+            discardStore(opened);
+        }
+    }
+
+    /** Counts the attempts that failed for a conflict (FoundationDB's not_committed). */
+    private static final class ConflictCounting implements KvStore {
+        private final KvStore store;
+        final java.util.concurrent.atomic.AtomicLong attempts = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong conflicts = new java.util.concurrent.atomic.AtomicLong();
+
+        ConflictCounting(KvStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public <T> T runOnce(io.jobfoundry.kv.TransactionBody<T> body, Duration timeout) {
+            return runOnce(body, timeout, io.jobfoundry.kv.Sync.ON_COMMIT);
+        }
+
+        @Override
+        public <T> T runOnce(io.jobfoundry.kv.TransactionBody<T> body, Duration timeout, io.jobfoundry.kv.Sync sync) {
+            attempts.incrementAndGet();
+            try {
+                return store.runOnce(body, timeout, sync);
+            } catch (RuntimeException e) {
+                count(e);
+                throw e;
+            }
+        }
+
+        @Override
+        public <T> java.util.concurrent.CompletableFuture<T> runOnceAsync(io.jobfoundry.kv.TransactionBody<T> body,
+                Duration timeout, io.jobfoundry.kv.Sync sync) {
+            attempts.incrementAndGet();
+            return store.runOnceAsync(body, timeout, sync).whenComplete((value, failure) -> {
+                if (failure != null) {
+                    count(Futures.cause(failure));
+                }
+            });
+        }
+
+        private void count(Throwable failure) {
+            if (failure instanceof io.jobfoundry.kv.RetryableStoreException retryable
+                    && retryable.reason() == io.jobfoundry.kv.RetryableStoreException.Reason.CONFLICT) {
+                conflicts.incrementAndGet();
+            }
+        }
+
+        @Override
+        public String describe() {
+            return store.describe();
+        }
+
+        @Override
+        public void close() {
+            store.close();
         }
     }
 }

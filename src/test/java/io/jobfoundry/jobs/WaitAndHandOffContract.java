@@ -1,5 +1,8 @@
 package io.jobfoundry.jobs;
 
+import io.jobfoundry.jobs.context.EngineOptions;
+import io.jobfoundry.jobs.context.EngineContext;
+import io.jobfoundry.jobs.accept.Accepting;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -165,6 +168,24 @@ public interface WaitAndHandOffContract extends EngineFixture {
         assertFalse(Arrays.equals(readyWatch, readyWatchValue("push")), "the job left ready wakes the other waiters");
         assertEquals(JobState.PENDING, engine().get("push", "newer").orElseThrow().state());
         assertEquals("newer", acceptOne("push").job().id());
+    }
+
+    /**
+     * Where transactions run at once (FoundationDB), a hand-off takes the job its transaction adds
+     * or nothing, so creates do not fight the accept rounds over older jobs; the older job goes to
+     * the next accept.
+     */
+    @Test
+    default void onAConcurrentStoreAHandOffTakesOnlyTheJobItAdds() {
+        engine().put("push", "older", JobChanges.NONE.withScheduledAt(START.minusSeconds(5)));
+        RecordedHandOff handOff = waiting("push", null);
+        EngineOptions concurrent = EngineOptions.DEFAULT.forConcurrentStore();
+        EngineContext context = engine().context();
+        JobEngine handing = new JobEngine(context, concurrent, new Accepting(context, concurrent), (type, due) -> handOff);
+        Futures.join(handing.putAsync("push", "newer", JobChanges.NONE));
+        assertEquals("newer", handOff.once().get(0).job().id());
+        assertEquals(JobState.PENDING, engine().get("push", "older").orElseThrow().state());
+        assertEquals("older", acceptOne("push").job().id());
     }
 
     @Test

@@ -45,6 +45,9 @@ public final class AcceptAttempt {
     private final int wanted;
     /** The moves of the attempt that ran last: the one that committed, once the transaction has. */
     private volatile Acceptor.Round round;
+    /** The job just added that this attempt may take, and no other ({@link #onlyAdded}); null: any. */
+    private String addedType;
+    private String addedId;
 
     AcceptAttempt(Acceptor acceptor, List<String> patterns, Instant maxScheduledAt, List<Claim> claims,
             long now) {
@@ -75,6 +78,16 @@ public final class AcceptAttempt {
     }
 
     /**
+     * This attempt takes the job {@code id} of {@code type}, which its transaction adds, or
+     * nothing: a hand-off on a store whose transactions run at once.
+     */
+    AcceptAttempt onlyAdded(String type, String id) {
+        this.addedType = type;
+        this.addedId = id;
+        return this;
+    }
+
+    /**
      * Takes the jobs in {@code tx}. With {@code watch}, if a claim is still short, the batch
      * carries a {@link ReadyWatch} on the ready counters of these types, for the caller to arm once
      * {@code tx} has committed: set in {@code tx} if it wrote nothing, otherwise read here and set
@@ -102,7 +115,7 @@ public final class AcceptAttempt {
         List<Object> record = new ArrayList<>();
         int handed = 0;
         int claim = 0;
-        for (String type : resolveTypes(tx)) {
+        for (String type : addedId != null ? List.of(addedType) : resolveTypes(tx)) {
             if (handed == wanted) {
                 break;
             }
@@ -113,7 +126,8 @@ public final class AcceptAttempt {
             }
             TypeSettings settings = registered.settings();
             Limits limits = Limits.of(tx, type, settings, now);
-            List<JobRecord> taken = acceptor.take(attempt, tx, type, settings, wanted - handed, maxAt, limits);
+            List<JobRecord> taken = addedId != null ? acceptor.takeAdded(attempt, tx, type, settings, addedId, maxAt, limits)
+                    : acceptor.take(attempt, tx, type, settings, wanted - handed, maxAt, limits);
             if (limits != null) {
                 rateFree = Math.min(rateFree, limits.nextFree());
             }

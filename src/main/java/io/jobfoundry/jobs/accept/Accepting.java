@@ -24,10 +24,12 @@ import java.util.function.Function;
 public final class Accepting {
 
     private final EngineContext context;
+    private final EngineOptions options;
     private final Acceptor acceptor;
 
     public Accepting(EngineContext context, EngineOptions options) {
         this.context = context;
+        this.options = options;
         this.acceptor = new Acceptor(options.acceptWindow());
     }
 
@@ -62,12 +64,20 @@ public final class Accepting {
      * and no watch has to fire between them. The accept takes what the {@link Acceptor} chooses,
      * as any accept would, so order and fairness hold: if that is an older job, the added one, if
      * ready, is announced to the other waiters.
+     *
+     * <p>Where transactions run at once (FoundationDB), it takes the added job or nothing: an
+     * older job is what the dispatcher's round and every other replica's are taking too, and
+     * creates arriving faster than the rounds commit made them conflict over it until a round ran
+     * out of attempts (EngineConcurrencyContract). The older job goes to the next round.
      */
     public CompletableFuture<Added> addAndHandOff(HandOff handOff, String type, String id, long now,
             Function<KvTransaction, Added> add) {
         AcceptRequest request = handOff.request();
         AcceptAttempt accept = new AcceptAttempt(acceptor, request.types(), request.maxScheduledAt(),
                 List.of(new Claim(request.worker(), request.max())), now);
+        if (options.concurrentStore()) {
+            accept.onlyAdded(type, id);
+        }
         CompletableFuture<AddedAndHanded> done;
         try {
             done = context.runner().runAsync(tx -> {

@@ -171,6 +171,27 @@ final class Acceptor {
     }
 
     /**
+     * Claims only the job {@code id}, if it is ready and due by {@code maxAt} and the type's limits
+     * have room in its group: the hand-off of a job just added, on a store whose transactions run
+     * at once ({@link Accepting#addAndHandOff}). Its keys are the adding transaction's own, so the
+     * hand-off conflicts with no other accept over an older job.
+     */
+    List<JobRecord> takeAdded(Round round, KvTransaction tx, String type, TypeSettings settings, String id, long maxAt,
+            Limits limits) {
+        JobRecord job = JobRecord.load(tx, type, id);
+        if (job == null || job.state() != JobState.PENDING || !job.due() || job.scheduledAt() > maxAt
+                || limits != null && (limits.typeExhausted() || limits.roomIn(job.group()) != Limits.Room.ROOM)) {
+            return List.of();
+        }
+        job.unplace(tx);
+        if (limits != null) {
+            limits.admit(job);
+        }
+        round.served(type, job.group(), job.priority(), settings);
+        return List.of(job);
+    }
+
+    /**
      * Clears the markers of the groups {@code round} found full, and of those it found empty unless
      * it found at most {@code keep} of them, which stay in the ring for a later transaction to
      * clear. Answers whether it cleared any, a write.

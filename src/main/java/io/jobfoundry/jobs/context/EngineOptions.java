@@ -22,6 +22,15 @@ public record EngineOptions(int acceptWindow, int maxDataBytes) {
         return new EngineOptions(CONCURRENT_ACCEPT_WINDOW, maxDataBytes);
     }
 
+    /**
+     * Whether these are options for a store whose transactions run at once ({@link #forConcurrentStore}):
+     * accepts then spread over the head of the queue, and a hand-off takes only the job its
+     * transaction adds (Accepting#addAndHandOff).
+     */
+    public boolean concurrentStore() {
+        return acceptWindow > 1;
+    }
+
     public EngineOptions {
         if (acceptWindow < 1 || acceptWindow > 100) {
             throw new IllegalArgumentException("acceptWindow must be within 1..100");
