@@ -18,8 +18,6 @@ import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.waits.JobWaits;
 import io.jobfoundry.kv.FaultInjectingStore;
 import io.jobfoundry.kv.KvStore;
-import io.jobfoundry.kv.RetryPolicy;
-import io.jobfoundry.kv.TransactionRunner;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -78,24 +76,17 @@ public abstract class EngineConcurrencyContract {
         KvStore opened = openStore(folder);
         KvStore store = faults > 0 ? new FaultInjectingStore(opened, faults, FaultInjectingStore.Mode.BOTH, seed) : opened;
         try {
-            List<JobEngine> replicas = new ArrayList<>();
-            List<JobWaits> waitsOf = new ArrayList<>();
             ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
-            for (int r = 0; r < REPLICAS; r++) {
-                JobEngine unwired = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(), options());
-                // Blocked accepts and the adds that hand jobs straight to them race with everything else.
-                JobWaits waits = new JobWaits(unwired.accepting(), waitsPool, waitsPool);
-                replicas.add(unwired.withWaiters(waits));
-                waitsOf.add(waits);
-            }
+            // Blocked accepts and the adds that hand jobs straight to them race with everything else.
+            Replicas replicas = new Replicas(store, REPLICAS, options(), waitsPool);
             Set<String> leasesSeen = ConcurrentHashMap.newKeySet();
             Map<String, List<String>> leasesByJob = new ConcurrentHashMap<>();
             ExecutorService pool = Executors.newFixedThreadPool(THREADS);
             List<Future<?>> futures = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
                 Random random = new Random(seed + t);
-                JobEngine engine = replicas.get(t % REPLICAS);
-                JobWaits waits = waitsOf.get(t % REPLICAS);
+                JobEngine engine = replicas.engine(t);
+                JobWaits waits = replicas.waits(t);
                 futures.add(pool.submit(() -> {
                     List<LeasedJob> held = new ArrayList<>();
                     for (int i = 0; i < OPERATIONS; i++) {
@@ -142,12 +133,12 @@ public abstract class EngineConcurrencyContract {
                 future.get(5, TimeUnit.MINUTES);
             }
             pool.shutdown();
-            waitsOf.forEach(JobWaits::close);
+            replicas.closeWaits();
             waitsPool.shutdown();
             // A job handed to an accept whose wait had just ended goes back to the queue on the pool.
             assertTrue(waitsPool.awaitTermination(1, TimeUnit.MINUTES));
 
-            JobEngine engine = replicas.get(0);
+            JobEngine engine = replicas.engine(0);
 
             for (Job job : engine.list(TYPE, null, null, 1000, null).jobs()) {
                 int valid = 0;
@@ -200,20 +191,13 @@ public abstract class EngineConcurrencyContract {
         ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
         ExecutorService pool = Executors.newFixedThreadPool(20);
         try {
-            List<JobEngine> replicas = new ArrayList<>();
-            List<JobWaits> waitsOf = new ArrayList<>();
-            for (int r = 0; r < REPLICAS; r++) {
-                JobEngine unwired = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(), options());
-                JobWaits waits = new JobWaits(unwired.accepting(), waitsPool, waitsPool);
-                replicas.add(unwired.withWaiters(waits));
-                waitsOf.add(waits);
-            }
+            Replicas replicas = new Replicas(store, REPLICAS, options(), waitsPool);
             int jobs = 1_500;
             Set<String> created = ConcurrentHashMap.newKeySet();
             Map<String, Integer> handedOut = new ConcurrentHashMap<>();
             List<Future<?>> futures = new ArrayList<>();
             for (int p = 0; p < 4; p++) {
-                JobEngine engine = replicas.get(p % REPLICAS);
+                JobEngine engine = replicas.engine(p);
                 futures.add(pool.submit(() -> {
                     // Paced (open loop, 4 x 200/s) so the accepts outrun the creates and keep emptying the group.
                     long next = System.nanoTime();
@@ -226,8 +210,8 @@ public abstract class EngineConcurrencyContract {
                 }));
             }
             for (int w = 0; w < 16; w++) {
-                JobEngine engine = replicas.get(w % REPLICAS);
-                JobWaits waits = waitsOf.get(w % REPLICAS);
+                JobEngine engine = replicas.engine(w);
+                JobWaits waits = replicas.waits(w);
                 futures.add(pool.submit(() -> {
                     AcceptRequest request = new AcceptRequest(List.of("stream"), 1, null, null);
                     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
@@ -245,8 +229,8 @@ public abstract class EngineConcurrencyContract {
             }
             assertEquals(created, handedOut.keySet());
             handedOut.forEach((id, times) -> assertEquals(1, times, id + " was handed out " + times + " times"));
-            assertEquals(jobs, replicas.get(0).type("stream").orElseThrow().counts().succeeded());
-            waitsOf.forEach(JobWaits::close);
+            assertEquals(jobs, replicas.engine(0).type("stream").orElseThrow().counts().succeeded());
+            replicas.closeWaits();
             // A job costs a create, a hand-off or a round, and a finish: only the two replicas'
             // rounds may still meet over one job.
             System.out.println(getClass().getSimpleName() + ": " + store.conflicts + " conflicts in " + store.attempts

@@ -19,10 +19,7 @@ import io.jobfoundry.jobs.records.SlotKeys;
 import io.jobfoundry.jobs.waits.JobWaits;
 import io.jobfoundry.kv.FaultInjectingStore;
 import io.jobfoundry.kv.KvStore;
-import io.jobfoundry.kv.RetryPolicy;
-import io.jobfoundry.kv.TransactionRunner;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,22 +78,15 @@ public abstract class LimitConcurrencyContract {
         RunningLedger ledger = new RunningLedger(opened, TYPE);
         KvStore store = faults > 0 ? new FaultInjectingStore(ledger, faults, FaultInjectingStore.Mode.BOTH, seed) : ledger;
         try {
-            List<JobEngine> replicas = new ArrayList<>();
-            List<JobWaits> waitsOf = new ArrayList<>();
             ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
-            for (int r = 0; r < REPLICAS; r++) {
-                JobEngine unwired = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(), options());
-                JobWaits waits = new JobWaits(unwired.accepting(), waitsPool, waitsPool);
-                replicas.add(unwired.withWaiters(waits));
-                waitsOf.add(waits);
-            }
-            replicas.get(0).configureType(TYPE, s -> s.withLimits(new Concurrency(3, 1), null));
+            Replicas replicas = new Replicas(store, REPLICAS, options(), waitsPool);
+            replicas.engine(0).configureType(TYPE, s -> s.withLimits(new Concurrency(3, 1), null));
             ExecutorService pool = Executors.newFixedThreadPool(THREADS);
             List<Future<?>> futures = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
                 Random random = new Random(seed + t);
-                JobEngine engine = replicas.get(t % REPLICAS);
-                JobWaits waits = waitsOf.get(t % REPLICAS);
+                JobEngine engine = replicas.engine(t);
+                JobWaits waits = replicas.waits(t);
                 futures.add(pool.submit(() -> {
                     List<LeasedJob> held = new ArrayList<>();
                     for (int i = 0; i < OPERATIONS; i++) {
@@ -148,14 +138,14 @@ public abstract class LimitConcurrencyContract {
                 future.get(5, TimeUnit.MINUTES);
             }
             pool.shutdown();
-            waitsOf.forEach(JobWaits::close);
+            replicas.closeWaits();
             waitsPool.shutdown();
             assertTrue(waitsPool.awaitTermination(1, TimeUnit.MINUTES));
 
             RunningLedger.Verdict verdict = ledger.check();
             System.out.println(getClass().getSimpleName() + ": " + verdict);
             assertNull(verdict.violation(), verdict.violation());
-            JobEngine engine = replicas.get(0);
+            JobEngine engine = replicas.engine(0);
             long running = engine.type(TYPE).orElseThrow().counts().running();
             assertEquals(running, verdict.finalRunning(), "the ledger saw every commit that moved the counter");
             assertTrue(verdict.commits() > 0);
