@@ -17,9 +17,7 @@ class FdbLimitConcurrencyTest extends LimitConcurrencyContract {
 
     @Override
     protected KvStore openStore(Path folder) {
-        byte[] prefix = Tuple.from("jobfoundry-limits-test", UUID.randomUUID()).pack();
-        return FdbStores.open(FdbOptions.ofClusterFile(System.getenv(FdbClusterCondition.CLUSTER_FILE_VARIABLE))
-                .withKeyPrefix(prefix));
+        return FdbTestStores.open(Tuple.from("jobfoundry-limits-test", UUID.randomUUID()).pack());
     }
 
     @Override
