@@ -14,6 +14,7 @@ import io.jobfoundry.jobs.model.HaltException;
 import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.model.RateLimit;
 import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.records.SlotKeys;
 import io.jobfoundry.jobs.waits.JobWaits;
@@ -162,6 +163,61 @@ public abstract class LimitConcurrencyContract {
             }
         } finally {
             discardStore(opened);
+        }
+    }
+
+    /**
+     * A rate limit across replicas: workers on both take jobs as fast as the limit lets them for a
+     * few seconds, blocked accepts woken by the replica's rate timer; no window of the limit's
+     * length may hold more starts than its count, and the limit must not hold back more than that.
+     */
+    @org.junit.jupiter.api.Test
+    void aRateLimitHoldsAcrossReplicas() throws Exception {
+        KvStore store = openStore(folder);
+        ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            Replicas replicas = new Replicas(store, REPLICAS, options(), waitsPool);
+            int count = 5;
+            Duration window = Duration.ofSeconds(1);
+            replicas.engine(0).configureType("rated", s -> s.withLimits(Concurrency.NONE, new RateLimit(count, window, false)));
+            for (int i = 0; i < 100; i++) {
+                replicas.engine(i).create("rated", JobChanges.NONE);
+            }
+            List<java.time.Instant> starts = java.util.Collections.synchronizedList(new ArrayList<>());
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3_500);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                JobEngine engine = replicas.engine(t);
+                JobWaits waits = replicas.waits(t);
+                AcceptRequest request = new AcceptRequest(List.of("rated"), 1 + t % 3, null, null);
+                futures.add(pool.submit(() -> {
+                    while (System.nanoTime() < end) {
+                        for (LeasedJob leased : Futures.join(waits.accept(request, Duration.ofMillis(300)).toCompletableFuture())) {
+                            starts.add(leased.job().startedAt());
+                            engine.finish("rated", leased.job().id(), leased.lease(), true, Change.keep(), null);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(5, TimeUnit.MINUTES);
+            }
+            replicas.closeWaits();
+            List<java.time.Instant> sorted = new ArrayList<>(starts);
+            sorted.sort(null);
+            for (int i = 0; i < sorted.size(); i++) {
+                java.time.Instant from = sorted.get(i);
+                long inWindow = sorted.stream().filter(at -> !at.isBefore(from) && at.isBefore(from.plus(window))).count();
+                assertTrue(inWindow <= count, inWindow + " starts in the window from " + from + ": " + sorted);
+            }
+            // 3.5 s of demand under 5 a second: at least three full windows' worth, else the limit starves.
+            assertTrue(sorted.size() >= 3 * count, sorted.size() + " starts in 3.5 s");
+        } finally {
+            pool.shutdownNow();
+            waitsPool.shutdownNow();
+            discardStore(store);
         }
     }
 }
