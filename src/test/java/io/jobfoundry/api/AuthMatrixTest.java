@@ -158,6 +158,24 @@ class AuthMatrixTest {
         given().auth().oauth2(TokensProfile.VIEWER).get("/q/metrics").then().statusCode(200);
     }
 
+    /**
+     * Identities are resolved before routing (quarkus.http.auth.proactive): a token that is not
+     * configured is refused on every path, the open ones included, while requests without a token
+     * are served there as before.
+     */
+    @Test
+    void anUnknownTokenIsRefusedOnOpenPathsToo() {
+        String unknown = "this-token-is-not-configured";
+        for (String open : List.of("/q/health/live", "/q/health/ready", "/ui/", "/q/openapi")) {
+            given().get(open).then().statusCode(200);
+            given().auth().oauth2(unknown).get(open).then().statusCode(401)
+                    .contentType("application/problem+json")
+                    .header("WWW-Authenticate", "Bearer realm=\"jobfoundry\"")
+                    .body("type", equalTo("tag:jobfoundry.io,2026:problem/unauthorized"));
+            given().auth().oauth2(TokensProfile.VIEWER).get(open).then().statusCode(200);
+        }
+    }
+
     @Test
     void meNamesTheTokenItsRolesAndTypes() {
         given().auth().oauth2(TokensProfile.PRODUCER).get("/v1/me").then().statusCode(200)
