@@ -31,7 +31,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
@@ -76,9 +75,8 @@ public abstract class EngineConcurrencyContract {
         KvStore opened = openStore(folder);
         KvStore store = faults > 0 ? new FaultInjectingStore(opened, faults, FaultInjectingStore.Mode.BOTH, seed) : opened;
         try {
-            ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
             // Blocked accepts and the adds that hand jobs straight to them race with everything else.
-            Replicas replicas = new Replicas(store, REPLICAS, options(), waitsPool);
+            Replicas replicas = new Replicas(store, REPLICAS, options());
             Set<String> leasesSeen = ConcurrentHashMap.newKeySet();
             Map<String, List<String>> leasesByJob = new ConcurrentHashMap<>();
             ExecutorService pool = Executors.newFixedThreadPool(THREADS);
@@ -133,10 +131,7 @@ public abstract class EngineConcurrencyContract {
                 future.get(5, TimeUnit.MINUTES);
             }
             pool.shutdown();
-            replicas.closeWaits();
-            waitsPool.shutdown();
-            // A job handed to an accept whose wait had just ended goes back to the queue on the pool.
-            assertTrue(waitsPool.awaitTermination(1, TimeUnit.MINUTES));
+            assertTrue(replicas.stop());
 
             JobEngine engine = replicas.engine(0);
 
@@ -188,10 +183,9 @@ public abstract class EngineConcurrencyContract {
     void blockedAcceptsKeepUpWithASteadyStreamOfCreatesIntoOneGroup() throws Exception {
         KvStore opened = openStore(folder);
         ConflictCounting store = new ConflictCounting(opened);
-        ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
+        Replicas replicas = new Replicas(store, REPLICAS, options());
         ExecutorService pool = Executors.newFixedThreadPool(20);
         try {
-            Replicas replicas = new Replicas(store, REPLICAS, options(), waitsPool);
             int jobs = 1_500;
             Set<String> created = ConcurrentHashMap.newKeySet();
             Map<String, Integer> handedOut = new ConcurrentHashMap<>();
@@ -230,7 +224,7 @@ public abstract class EngineConcurrencyContract {
             assertEquals(created, handedOut.keySet());
             handedOut.forEach((id, times) -> assertEquals(1, times, id + " was handed out " + times + " times"));
             assertEquals(jobs, replicas.engine(0).type("stream").orElseThrow().counts().succeeded());
-            replicas.closeWaits();
+            assertTrue(replicas.stop());
             // A job costs a create, a hand-off or a round, and a finish: only the two replicas'
             // rounds may still meet over one job.
             System.out.println(getClass().getSimpleName() + ": " + store.conflicts + " conflicts in " + store.attempts
@@ -238,7 +232,7 @@ public abstract class EngineConcurrencyContract {
             assertTrue(store.conflicts.get() < jobs / 10, store.conflicts + " conflicts for " + jobs + " jobs");
         } finally {
             pool.shutdownNow();
-            waitsPool.shutdownNow();
+            replicas.abort();
             discardStore(opened);
         }
     }

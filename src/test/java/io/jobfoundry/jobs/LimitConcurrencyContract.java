@@ -28,7 +28,6 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,8 +78,7 @@ public abstract class LimitConcurrencyContract {
         RunningLedger ledger = new RunningLedger(opened, TYPE);
         KvStore store = faults > 0 ? new FaultInjectingStore(ledger, faults, FaultInjectingStore.Mode.BOTH, seed) : ledger;
         try {
-            ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
-            Replicas replicas = new Replicas(store, REPLICAS, options(), waitsPool);
+            Replicas replicas = new Replicas(store, REPLICAS, options());
             replicas.engine(0).configureType(TYPE, s -> s.withLimits(new Concurrency(3, 1), null));
             ExecutorService pool = Executors.newFixedThreadPool(THREADS);
             List<Future<?>> futures = new ArrayList<>();
@@ -139,9 +137,7 @@ public abstract class LimitConcurrencyContract {
                 future.get(5, TimeUnit.MINUTES);
             }
             pool.shutdown();
-            replicas.closeWaits();
-            waitsPool.shutdown();
-            assertTrue(waitsPool.awaitTermination(1, TimeUnit.MINUTES));
+            assertTrue(replicas.stop());
 
             RunningLedger.Verdict verdict = ledger.check();
             System.out.println(getClass().getSimpleName() + ": " + verdict);
@@ -174,10 +170,9 @@ public abstract class LimitConcurrencyContract {
     @org.junit.jupiter.api.Test
     void aRateLimitHoldsAcrossReplicas() throws Exception {
         KvStore store = openStore(folder);
-        ScheduledExecutorService waitsPool = Executors.newScheduledThreadPool(2);
+        Replicas replicas = new Replicas(store, REPLICAS, options());
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try {
-            Replicas replicas = new Replicas(store, REPLICAS, options(), waitsPool);
             int count = 5;
             Duration window = Duration.ofSeconds(1);
             replicas.engine(0).configureType("rated", s -> s.withLimits(Concurrency.NONE, new RateLimit(count, window, false)));
@@ -204,7 +199,7 @@ public abstract class LimitConcurrencyContract {
             for (Future<?> future : futures) {
                 future.get(5, TimeUnit.MINUTES);
             }
-            replicas.closeWaits();
+            assertTrue(replicas.stop());
             List<java.time.Instant> sorted = new ArrayList<>(starts);
             sorted.sort(null);
             for (int i = 0; i < sorted.size(); i++) {
@@ -216,7 +211,7 @@ public abstract class LimitConcurrencyContract {
             assertTrue(sorted.size() >= 3 * count, sorted.size() + " starts in 3.5 s");
         } finally {
             pool.shutdownNow();
-            waitsPool.shutdownNow();
+            replicas.abort();
             discardStore(store);
         }
     }
