@@ -8,14 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jobfoundry.kv.fdb.EnabledIfFdbReachable;
 import io.jobfoundry.kv.fdb.FdbTestStores;
 import io.restassured.http.ContentType;
-import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -105,7 +103,7 @@ class FdbReplicasIT {
         CountDownLatch done = new CountDownLatch(8);
         for (int w = 0; w < 8; w++) {
             ServiceProcess replica = w % 2 == 0 ? one : two;
-            daemon(() -> {
+            ItSupport.daemon(() -> {
                 try {
                     while (finished.size() < jobs) {
                         Response taken = on(replica).body("{\"types\":[\"shared\"],\"max\":4,\"wait\":1000}").post("/v1/accept");
@@ -152,7 +150,7 @@ class FdbReplicasIT {
         List<Thread> writers = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             ServiceProcess replica = i % 2 == 0 ? one : two;
-            writers.add(daemon(() -> {
+            writers.add(ItSupport.daemon(() -> {
                 while (writing.get()) {
                     try {
                         Response answer = on(replica).body("{\"data\":{}}").post("/v1/jobs/crash");
@@ -179,7 +177,7 @@ class FdbReplicasIT {
             writer.join(TimeUnit.SECONDS.toMillis(30));
         }
 
-        Map<String, Map<String, Object>> stored = listAll(two, "crash");
+        Map<String, Map<String, Object>> stored = ItSupport.listAll(two.baseUri(), "crash");
         for (String id : created) {
             assertTrue(stored.containsKey(id), "acknowledged create of " + id + " was lost");
         }
@@ -250,29 +248,5 @@ class FdbReplicasIT {
             Thread.sleep(20);
         }
         throw new AssertionError("no accept was blocked on " + replica.baseUri() + ":\n" + metrics);
-    }
-
-    private static Map<String, Map<String, Object>> listAll(ServiceProcess replica, String type) {
-        Map<String, Map<String, Object>> jobs = new HashMap<>();
-        String cursor = null;
-        do {
-            RequestSpecification request = on(replica).queryParam("limit", 1000);
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
-            }
-            JsonPath page = request.get("/v1/jobs/{type}", type).then().statusCode(200).extract().jsonPath();
-            for (Map<String, Object> job : page.<Map<String, Object>>getList("jobs")) {
-                jobs.put((String) job.get("id"), job);
-            }
-            cursor = page.getString("next");
-        } while (cursor != null);
-        return jobs;
-    }
-
-    private static Thread daemon(Runnable body) {
-        Thread thread = new Thread(body);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
     }
 }

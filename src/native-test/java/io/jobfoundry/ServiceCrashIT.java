@@ -65,7 +65,7 @@ class ServiceCrashIT {
             CountDownLatch busy = new CountDownLatch(100);
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
-                threads.add(daemon(() -> {
+                threads.add(ItSupport.daemon(() -> {
                     while (running.get()) {
                         try {
                             Response answer = given(("{\"data\":{\"n\":2}}")).post("/v1/jobs/{type}", load);
@@ -79,7 +79,7 @@ class ServiceCrashIT {
                     }
                 }));
             }
-            threads.add(daemon(() -> {
+            threads.add(ItSupport.daemon(() -> {
                 while (running.get()) {
                     try {
                         Response taken = given(("{\"types\":[\"" + load + "\"],\"wait\":1000}")).post("/v1/accept");
@@ -129,7 +129,7 @@ class ServiceCrashIT {
                     .then().statusCode(409).body("reason", equalTo("lease-lost"));
 
             assertFalse(created.isEmpty());
-            Map<String, Map<String, Object>> stored = listAll(load);
+            Map<String, Map<String, Object>> stored = ItSupport.listAll(baseUri, load);
             for (String id : created) {
                 assertTrue(stored.containsKey(id), "acknowledged create of " + id + " was lost");
             }
@@ -162,32 +162,8 @@ class ServiceCrashIT {
                 .post("/v1/jobs/{type}/{id}/finish", type, id);
     }
 
-    private static Thread daemon(Runnable body) {
-        Thread thread = new Thread(body);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
-    }
-
     private ValidatableResponse state(String type, String id) {
         return given().get("/v1/jobs/{type}/{id}", type, id).then().statusCode(200);
-    }
-
-    private Map<String, Map<String, Object>> listAll(String type) {
-        Map<String, Map<String, Object>> jobs = new HashMap<>();
-        String cursor = null;
-        do {
-            var request = given().queryParam("limit", 1000);
-            if (cursor != null) {
-                request.queryParam("cursor", cursor);
-            }
-            JsonPath page = request.get("/v1/jobs/{type}", type).then().statusCode(200).extract().jsonPath();
-            for (Map<String, Object> job : page.<Map<String, Object>>getList("jobs")) {
-                jobs.put((String) job.get("id"), job);
-            }
-            cursor = page.getString("next");
-        } while (cursor != null);
-        return jobs;
     }
 
     /** The per-type counters are kept in the same transactions as the jobs: a crash cannot skew them. */
