@@ -390,7 +390,7 @@ public abstract class KvStoreContract {
             for (int j = 0; j < 10; j++) {
                 int n = i * 100 + j;
                 CompletableFuture<Versionstamp> stamp = runner.run(tx -> {
-                    VersionstampKeys.Template template = VersionstampKeys.key(Tuple.from("log"), 0, Tuple.from(n));
+                    VersionstampKeys.Template template = TupleWriter.of("log").addIncompleteVersionstamp(0).add(n).template();
                     tx.setVersionstampedKey(template.key(), template.offset(), bytes(String.valueOf(n)));
                     byte[] value = new byte[12];
                     tx.setVersionstampedValue(key("latest", n), value, 0);
@@ -420,7 +420,7 @@ public abstract class KvStoreContract {
 
     @Test
     void aTransactionCannotReadBackWhatItWroteWithItsVersionstamp() {
-        VersionstampKeys.Template template = VersionstampKeys.key(Tuple.from("log"), 0, Tuple.from("x"));
+        VersionstampKeys.Template template = TupleWriter.of("log").addIncompleteVersionstamp(0).add("x").template();
         List<TransactionBody<?>> readsBack = List.of(
                 tx -> {
                     tx.setVersionstampedValue(key("v"), new byte[12], 0);

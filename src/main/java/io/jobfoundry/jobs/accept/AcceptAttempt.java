@@ -1,6 +1,5 @@
 package io.jobfoundry.jobs.accept;
 
-import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.context.JobObserver;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.LeasedJob;
@@ -13,6 +12,8 @@ import io.jobfoundry.jobs.records.Tokens;
 import io.jobfoundry.jobs.records.TypeRegistry;
 import io.jobfoundry.kv.KvReads;
 import io.jobfoundry.kv.KvTransaction;
+import io.jobfoundry.kv.TupleReader;
+import io.jobfoundry.kv.TupleWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -112,7 +113,7 @@ public final class AcceptAttempt {
         Acceptor.Round attempt = acceptor.round();
         round = attempt;
         long rateFree = Long.MAX_VALUE;
-        List<Object> record = new ArrayList<>();
+        TupleWriter record = TupleWriter.withCapacity(64);
         int handed = 0;
         int claim = 0;
         for (String type : addedId != null ? List.of(addedType) : resolveTypes(tx)) {
@@ -138,13 +139,11 @@ public final class AcceptAttempt {
                 String lease = leases.get(claim).get(result.get(claim).size());
                 r.startRunning(tx, lease, claims.get(claim).worker(), now, handed++);
                 result.get(claim).add(new LeasedJob(r.view(), lease));
-                record.add(r.type());
-                record.add(r.id());
-                record.add(lease);
+                record.add(r.type()).add(r.id()).add(lease);
             }
         }
         if (handed > 0) {
-            tx.set(outcomeKey, Tuple.fromList(record).pack());
+            tx.set(outcomeKey, record.pack());
         }
         boolean waiting = watch && handed < wanted;
         // A round that takes nothing for its waiters keeps one empty group's marker: as a rule the
@@ -194,11 +193,11 @@ public final class AcceptAttempt {
 
     /** A retried accept whose first attempt committed: the same jobs, to the same claims. */
     private int replay(KvTransaction tx, byte[] outcome, List<List<LeasedJob>> result) {
-        Tuple taken = Tuple.fromBytes(outcome);
+        TupleReader taken = TupleReader.of(outcome);
         int replayed = 0;
-        for (int i = 0; i + 2 < taken.size(); i += 3) {
-            JobRecord r = JobRecord.load(tx, taken.getString(i), taken.getString(i + 1));
-            String lease = taken.getString(i + 2);
+        while (taken.hasNext()) {
+            JobRecord r = JobRecord.load(tx, taken.string(), taken.string());
+            String lease = taken.string();
             if (r == null || !lease.equals(r.lease())) {
                 continue;
             }

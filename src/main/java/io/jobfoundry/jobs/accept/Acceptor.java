@@ -1,6 +1,6 @@
 package io.jobfoundry.jobs.accept;
 
-import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.kv.TupleWriter;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
@@ -288,8 +288,8 @@ final class Acceptor {
             if (whole || order < keys.get(keys.size() - 1).classOrder() || read.size() == window) {
                 return read;
             }
-            Tuple prefix = JobKeys.readyClass(type, group, priority, retry);
-            return tx.snapshot().getRange(JobKeys.begin(prefix), JobKeys.end(prefix), window).stream()
+            TupleWriter prefix = JobKeys.readyClass(type, group, priority, retry);
+            return tx.snapshot().getRange(prefix.rangeBegin(), prefix.rangeEnd(), window).stream()
                     .map(kv -> JobKeys.readyKey(kv.key())).toList();
         }
     }

@@ -4,6 +4,8 @@ import com.apple.foundationdb.tuple.Tuple;
 import com.apple.foundationdb.tuple.Versionstamp;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.Priority;
+import io.jobfoundry.kv.TupleReader;
+import io.jobfoundry.kv.TupleWriter;
 import io.jobfoundry.kv.VersionstampKeys;
 import java.util.Arrays;
 
@@ -77,27 +79,27 @@ public final class JobKeys {
     }
 
     public static byte[] type(String type) {
-        return Tuple.from("t", type).pack();
+        return TupleWriter.of("t").add(type).pack();
     }
 
     public static byte[] typesBegin() {
-        return begin(Tuple.from("t"));
+        return TupleWriter.of("t").rangeBegin();
     }
 
     public static byte[] typesEnd() {
-        return end(Tuple.from("t"));
+        return TupleWriter.of("t").rangeEnd();
     }
 
     public static byte[] job(String type, String id) {
-        return Tuple.from("j", type, id).pack();
+        return TupleWriter.of("j").add(type).add(id).pack();
     }
 
     public static byte[] jobsBegin(String type) {
-        return begin(Tuple.from("j", type));
+        return TupleWriter.of("j").add(type).rangeBegin();
     }
 
     public static byte[] jobsEnd(String type) {
-        return end(Tuple.from("j", type));
+        return TupleWriter.of("j").add(type).rangeEnd();
     }
 
     /** The first job key after {@code id}: where a listing continues. */
@@ -106,28 +108,29 @@ public final class JobKeys {
     }
 
     public static byte[] scheduled(String type, long at, String id) {
-        return Tuple.from("s", type, at, id).pack();
+        return TupleWriter.of("s").add(type).add(at).add(id).pack();
     }
 
     public static byte[] scheduledBegin(String type) {
-        return begin(Tuple.from("s", type));
+        return TupleWriter.of("s").add(type).rangeBegin();
     }
 
     /** The end of the scheduled jobs due at or before {@code at}. */
     public static byte[] scheduledThrough(String type, long at) {
-        return Tuple.from("s", type, at + 1).pack();
+        return TupleWriter.of("s").add(type).add(at + 1).pack();
     }
 
     public static byte[] scheduledEnd(String type) {
-        return end(Tuple.from("s", type));
+        return TupleWriter.of("s").add(type).rangeEnd();
     }
 
     public static byte[] ready(String type, String group, Priority priority, boolean retry, long at, String id) {
-        return Tuple.from("r", type, group, priority.rank(), kind(retry), at, id).pack();
+        return TupleWriter.of("r").add(type).add(group).add(priority.rank()).add(kind(retry)).add(at).add(id).pack();
     }
 
-    public static Tuple readyClass(String type, String group, Priority priority, boolean retry) {
-        return Tuple.from("r", type, group, priority.rank(), kind(retry));
+    /** The ready keys of one class of a group: by priority, and retries or fresh runs. */
+    public static TupleWriter readyClass(String type, String group, Priority priority, boolean retry) {
+        return TupleWriter.of("r").add(type).add(group).add(priority.rank()).add(kind(retry));
     }
 
     /** Where a class sorts among a group's ready keys: by priority, then retries before fresh runs. */
@@ -144,19 +147,19 @@ public final class JobKeys {
     }
 
     public static byte[] readyGroupBegin(String type, String group) {
-        return begin(Tuple.from("r", type, group));
+        return TupleWriter.of("r").add(type).add(group).rangeBegin();
     }
 
     public static byte[] readyGroupEnd(String type, String group) {
-        return end(Tuple.from("r", type, group));
+        return TupleWriter.of("r").add(type).add(group).rangeEnd();
     }
 
     public static byte[] group(String type, String group) {
-        return Tuple.from("g", type, group).pack();
+        return TupleWriter.of("g").add(type).add(group).pack();
     }
 
     public static byte[] groupsBegin(String type) {
-        return begin(Tuple.from("g", type));
+        return TupleWriter.of("g").add(type).rangeBegin();
     }
 
     public static byte[] groupsAfter(String type, String group) {
@@ -164,19 +167,19 @@ public final class JobKeys {
     }
 
     public static byte[] groupsEnd(String type) {
-        return end(Tuple.from("g", type));
+        return TupleWriter.of("g").add(type).rangeEnd();
     }
 
     public static VersionstampKeys.Template activityTemplate(String type, int userVersion) {
-        return VersionstampKeys.key(Tuple.from("a", type), userVersion, new Tuple());
+        return TupleWriter.of("a").add(type).addIncompleteVersionstamp(userVersion).template();
     }
 
     public static byte[] activity(String type, Versionstamp stamp) {
-        return Tuple.from("a", type, stamp).pack();
+        return TupleWriter.of("a").add(type).add(stamp).pack();
     }
 
     public static byte[] activityBegin(String type) {
-        return begin(Tuple.from("a", type));
+        return TupleWriter.of("a").add(type).rangeBegin();
     }
 
     /** The end of the activity keys at or before {@code stamp}. */
@@ -185,93 +188,93 @@ public final class JobKeys {
     }
 
     public static byte[] latestActivity(String type) {
-        return Tuple.from("v", type).pack();
+        return TupleWriter.of("v").add(type).pack();
     }
 
     public static byte[] readyWatch(String type) {
-        return Tuple.from("w", type).pack();
+        return TupleWriter.of("w").add(type).pack();
     }
 
     public static byte[] anyReadyWatch() {
-        return Tuple.from("w").pack();
+        return TupleWriter.of("w").pack();
     }
 
     public static byte[] scheduledWatch() {
-        return Tuple.from("d").pack();
+        return TupleWriter.of("d").pack();
     }
 
     public static byte[] count(String type, Counter counter) {
-        return Tuple.from("c", type, counter.key).pack();
+        return TupleWriter.of("c").add(type).add(counter.key).pack();
     }
 
     public static byte[] countsBegin() {
-        return begin(Tuple.from("c"));
+        return TupleWriter.of("c").rangeBegin();
     }
 
     public static byte[] countsEnd() {
-        return end(Tuple.from("c"));
+        return TupleWriter.of("c").rangeEnd();
     }
 
     public static byte[] countsBegin(String type) {
-        return begin(Tuple.from("c", type));
+        return TupleWriter.of("c").add(type).rangeBegin();
     }
 
     public static byte[] countsEnd(String type) {
-        return end(Tuple.from("c", type));
+        return TupleWriter.of("c").add(type).rangeEnd();
     }
 
     public static byte[] groupCount(String type, String group, Counter counter) {
-        return Tuple.from("k", type, group, counter.key).pack();
+        return TupleWriter.of("k").add(type).add(group).add(counter.key).pack();
     }
 
     public static byte[] groupCountsBegin(String type) {
-        return begin(Tuple.from("k", type));
+        return TupleWriter.of("k").add(type).rangeBegin();
     }
 
     /** The first group counter after those of {@code group}: where a listing of groups continues. */
     public static byte[] groupCountsAfter(String type, String group) {
-        return end(Tuple.from("k", type, group));
+        return TupleWriter.of("k").add(type).add(group).rangeEnd();
     }
 
     public static byte[] groupCountsEnd(String type) {
-        return end(Tuple.from("k", type));
+        return TupleWriter.of("k").add(type).rangeEnd();
     }
 
     public static byte[] pending(String type, long at, String id) {
-        return Tuple.from("p", type, at, id).pack();
+        return TupleWriter.of("p").add(type).add(at).add(id).pack();
     }
 
     public static byte[] pendingBegin(String type) {
-        return begin(Tuple.from("p", type));
+        return TupleWriter.of("p").add(type).rangeBegin();
     }
 
     public static byte[] pendingEnd(String type) {
-        return end(Tuple.from("p", type));
+        return TupleWriter.of("p").add(type).rangeEnd();
     }
 
     public static byte[] finished(String type, JobResult result, long at, String id) {
-        return Tuple.from("f", type, Counter.of(result).key, at, id).pack();
+        return TupleWriter.of("f").add(type).add(Counter.of(result).key).add(at).add(id).pack();
     }
 
     public static byte[] finishedBegin(String type, JobResult result) {
-        return begin(Tuple.from("f", type, Counter.of(result).key));
+        return TupleWriter.of("f").add(type).add(Counter.of(result).key).rangeBegin();
     }
 
     /** The end of the jobs that finished with {@code result} before {@code at}. */
     public static byte[] finishedBefore(String type, JobResult result, long at) {
-        return Tuple.from("f", type, Counter.of(result).key, at).pack();
+        return TupleWriter.of("f").add(type).add(Counter.of(result).key).add(at).pack();
     }
 
     public static byte[] outcome(long at, String nonce) {
-        return Tuple.from("o", at, nonce).pack();
+        return TupleWriter.of("o").add(at).add(nonce).pack();
     }
 
     public static byte[] outcomesBegin() {
-        return begin(Tuple.from("o"));
+        return TupleWriter.of("o").rangeBegin();
     }
 
     public static byte[] outcomesBefore(long at) {
-        return Tuple.from("o", at).pack();
+        return TupleWriter.of("o").add(at).pack();
     }
 
     /** The first edge key after {@code key}: where a page of a parent's edges continues. */
@@ -283,12 +286,12 @@ public final class JobKeys {
 
     /** The type a {@link #type} key registers. */
     public static String typeOfRegistration(byte[] key) {
-        return Tuple.fromBytes(key).getString(1);
+        return TupleReader.of(key).skip(1).string();
     }
 
     /** The id of the job whose {@link #job} key this is. */
     public static String idOfJob(byte[] key) {
-        return Tuple.fromBytes(key).getString(2);
+        return TupleReader.of(key).skip(2).string();
     }
 
     /** A {@link #scheduled} key: when the job is due, and which job. */
@@ -296,8 +299,8 @@ public final class JobKeys {
     }
 
     public static ScheduledKey scheduledKey(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return new ScheduledKey(tuple.getLong(2), tuple.getString(3));
+        TupleReader tuple = TupleReader.of(key).skip(2);
+        return new ScheduledKey(tuple.integer(), tuple.string());
     }
 
     /** A {@link #ready} key: its class's place in the group ({@link #readyClassOrder}), due time and job. */
@@ -305,13 +308,13 @@ public final class JobKeys {
     }
 
     public static ReadyKey readyKey(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return new ReadyKey(key, classOrder(tuple.getLong(3), tuple.getLong(4)), tuple.getLong(5), tuple.getString(6));
+        TupleReader tuple = TupleReader.of(key).skip(3);
+        return new ReadyKey(key, classOrder(tuple.integer(), tuple.integer()), tuple.integer(), tuple.string());
     }
 
     /** The group a {@link #group} key marks. */
     public static String groupOf(byte[] key) {
-        return Tuple.fromBytes(key).getString(2);
+        return TupleReader.of(key).skip(2).string();
     }
 
     /** A {@link #finished} key: when the job finished, and which job. */
@@ -319,13 +322,13 @@ public final class JobKeys {
     }
 
     public static FinishedKey finishedKey(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return new FinishedKey(tuple.getLong(3), tuple.getString(4));
+        TupleReader tuple = TupleReader.of(key).skip(3);
+        return new FinishedKey(tuple.integer(), tuple.string());
     }
 
     /** A {@link #pending} key's due time. */
     public static long dueOfPending(byte[] key) {
-        return Tuple.fromBytes(key).getLong(2);
+        return TupleReader.of(key).skip(2).integer();
     }
 
     /** A {@link #groupCount} key: the group and the counter (null for one this release does not know). */
@@ -333,13 +336,13 @@ public final class JobKeys {
     }
 
     public static GroupCountKey groupCountKey(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return new GroupCountKey(tuple.getString(2), Counter.of(tuple.getString(3)));
+        TupleReader tuple = TupleReader.of(key).skip(2);
+        return new GroupCountKey(tuple.string(), Counter.of(tuple.string()));
     }
 
     /** The value of an activity key: the id of the job whose activity it is. */
     static byte[] activityValue(String id) {
-        return Tuple.from(id).pack();
+        return TupleWriter.of(id).pack();
     }
 
     /** An {@link #activity} key and its value: the activity's versionstamp, and the job's id. */
@@ -347,7 +350,7 @@ public final class JobKeys {
     }
 
     public static ActivityEntry activityEntry(byte[] key, byte[] value) {
-        return new ActivityEntry(Tuple.fromBytes(key).getVersionstamp(2), Tuple.fromBytes(value).getString(0));
+        return new ActivityEntry(TupleReader.of(key).skip(2).versionstamp(), TupleReader.of(value).string());
     }
 
     /** A {@link #count} key: the type and the counter (null for one this release does not know). */
@@ -355,8 +358,8 @@ public final class JobKeys {
     }
 
     static CountKey countKey(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return new CountKey(tuple.getString(1), Counter.of(tuple.getString(2)));
+        TupleReader tuple = TupleReader.of(key).skip(1);
+        return new CountKey(tuple.string(), Counter.of(tuple.string()));
     }
 
     /** The counters kept per type. */

@@ -5,6 +5,8 @@ import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobRef;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
+import io.jobfoundry.kv.TupleReader;
+import io.jobfoundry.kv.TupleWriter;
 import io.jobfoundry.kv.VersionstampKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,39 +29,42 @@ final class RecordFormat {
     }
 
     /** The fields before the activity stamp. */
-    private static Tuple head(RecordFields r) {
-        List<Object> items = new ArrayList<>(24);
-        items.add(FORMAT);
-        items.add((long) r.state.ordinal());
-        items.add(r.result == null ? null : (long) r.result.ordinal());
-        items.add(r.data == null ? null : r.data.getBytes(StandardCharsets.UTF_8));
-        items.add(r.group);
-        items.add((long) r.priority.ordinal());
-        items.add(r.scheduledAt);
-        items.add(r.createdAt);
-        items.add(r.updatedAt);
-        items.add(r.startedAt);
-        items.add(r.finishedAt);
-        items.add(r.repeat);
-        items.add((long) r.attempt);
-        items.add((long) r.maxAttempts);
-        items.add(r.lastError);
-        items.add(r.resubmit);
-        items.add(r.worker);
-        items.add(r.revision);
-        items.add(r.lease);
-        items.add(r.cancelRequested);
-        items.add(r.retry);
-        items.add(r.origin);
-        items.add(r.finishedLease);
-        items.add(r.due);
-        return Tuple.fromList(items);
+    private static TupleWriter head(RecordFields r) {
+        return TupleWriter.withCapacity(256)
+                .add(FORMAT)
+                .add(r.state.ordinal())
+                .addNullable(r.result == null ? null : (long) r.result.ordinal())
+                .add(r.data == null ? null : r.data.getBytes(StandardCharsets.UTF_8))
+                .add(r.group)
+                .add(r.priority.ordinal())
+                .add(r.scheduledAt)
+                .add(r.createdAt)
+                .add(r.updatedAt)
+                .addNullable(r.startedAt)
+                .addNullable(r.finishedAt)
+                .add(r.repeat)
+                .add(r.attempt)
+                .add(r.maxAttempts)
+                .add(r.lastError)
+                .add(r.resubmit)
+                .add(r.worker)
+                .add(r.revision)
+                .add(r.lease)
+                .add(r.cancelRequested)
+                .add(r.retry)
+                .add(r.origin)
+                .add(r.finishedLease)
+                .add(r.due);
     }
 
     /** The fields after the activity stamp, added since: absent in records of earlier releases. */
-    private static Tuple tail(RecordFields r) {
-        return Tuple.from(r.finishedAs == null ? null : (long) r.finishedAs.ordinal(), r.runScheduledAt, r.finishedBy,
-                r.history, dependencies(r), r.slots == null ? null : r.slots.encode());
+    private static TupleWriter tail(TupleWriter t, RecordFields r) {
+        return t.addNullable(r.finishedAs == null ? null : (long) r.finishedAs.ordinal())
+                .addNullable(r.runScheduledAt)
+                .add(r.finishedBy)
+                .add(r.history)
+                .add(dependencies(r))
+                .add(r.slots == null ? null : r.slots.encode());
     }
 
     /**
@@ -105,60 +110,63 @@ final class RecordFormat {
 
     /** The record with its current (complete or absent) activity stamp. */
     static byte[] encode(RecordFields r) {
-        return head(r).addObject(r.activity).addAll(tail(r)).pack();
+        return tail(head(r).add(r.activity), r).pack();
     }
 
     /** The record with a placeholder for this transaction's versionstamp as its activity. */
     static VersionstampKeys.Template encodeWithNewActivity(RecordFields r, int userVersion) {
-        return VersionstampKeys.key(head(r), userVersion, tail(r));
+        return tail(head(r).addIncompleteVersionstamp(userVersion), r).template();
     }
 
     /** Reads {@code bytes} into {@code r}, a record of the job whose key they were under; answers it. */
     static <R extends RecordFields> R decode(byte[] bytes, R r) {
-        Tuple t = Tuple.fromBytes(bytes);
-        if (t.getLong(0) != FORMAT) {
-            throw new IllegalStateException("unknown job record format " + t.getLong(0));
+        TupleReader t = TupleReader.of(bytes);
+        long format = t.integer();
+        if (format != FORMAT) {
+            throw new IllegalStateException("unknown job record format " + format);
         }
-        r.state = JobState.values()[(int) t.getLong(1)];
-        r.result = t.get(2) == null ? null : JobResult.values()[(int) t.getLong(2)];
-        byte[] data = t.getBytes(3);
+        r.state = JobState.values()[(int) t.integer()];
+        Long result = t.nullableInteger();
+        r.result = result == null ? null : JobResult.values()[result.intValue()];
+        byte[] data = t.bytes();
         r.data = data == null ? null : new String(data, StandardCharsets.UTF_8);
-        r.group = t.getString(4);
-        r.priority = Priority.values()[(int) t.getLong(5)];
-        r.scheduledAt = t.getLong(6);
-        r.createdAt = t.getLong(7);
-        r.updatedAt = t.getLong(8);
-        r.startedAt = (Long) t.get(9);
-        r.finishedAt = (Long) t.get(10);
-        r.repeat = t.getString(11);
-        r.attempt = (int) t.getLong(12);
-        r.maxAttempts = (int) t.getLong(13);
-        r.lastError = t.getString(14);
-        r.resubmit = t.getBoolean(15);
-        r.worker = t.getString(16);
-        r.revision = t.getLong(17);
-        r.lease = t.getString(18);
-        r.cancelRequested = t.getBoolean(19);
-        r.retry = t.getBoolean(20);
-        r.origin = t.getString(21);
-        r.finishedLease = t.getString(22);
-        r.due = t.getBoolean(23);
-        r.activity = t.getVersionstamp(24);
-        if (t.size() > 25) { // written by a release that keeps them
-            r.finishedAs = t.get(25) == null ? null : JobResult.values()[(int) t.getLong(25)];
-            r.runScheduledAt = (Long) t.get(26);
+        r.group = t.string();
+        r.priority = Priority.values()[(int) t.integer()];
+        r.scheduledAt = t.integer();
+        r.createdAt = t.integer();
+        r.updatedAt = t.integer();
+        r.startedAt = t.nullableInteger();
+        r.finishedAt = t.nullableInteger();
+        r.repeat = t.string();
+        r.attempt = (int) t.integer();
+        r.maxAttempts = (int) t.integer();
+        r.lastError = t.string();
+        r.resubmit = t.bool();
+        r.worker = t.string();
+        r.revision = t.integer();
+        r.lease = t.string();
+        r.cancelRequested = t.bool();
+        r.retry = t.bool();
+        r.origin = t.string();
+        r.finishedLease = t.string();
+        r.due = t.bool();
+        r.activity = t.versionstamp();
+        if (t.hasNext()) { // written by a release that keeps the fields added since
+            Long finishedAs = t.nullableInteger();
+            r.finishedAs = finishedAs == null ? null : JobResult.values()[finishedAs.intValue()];
+            r.runScheduledAt = t.nullableInteger();
         }
-        if (t.size() > 27) {
-            r.finishedBy = t.getString(27);
+        if (t.hasNext()) {
+            r.finishedBy = t.string();
         }
-        if (t.size() > 28) {
-            r.history = t.getNestedTuple(28);
+        if (t.hasNext()) {
+            r.history = t.nested();
         }
-        if (t.size() > 29) {
-            readDependencies(t.getNestedTuple(29), r);
+        if (t.hasNext()) {
+            readDependencies(t.nested(), r);
         }
-        if (t.size() > 30) {
-            r.slots = HeldSlots.decode(t.getNestedTuple(30));
+        if (t.hasNext()) {
+            r.slots = HeldSlots.decode(t.nested());
         }
         return r;
     }

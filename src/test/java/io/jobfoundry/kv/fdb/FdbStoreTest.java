@@ -17,6 +17,7 @@ import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.KvStoreContract;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.TransactionBody;
+import io.jobfoundry.kv.TupleWriter;
 import io.jobfoundry.kv.VersionstampKeys;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -157,7 +158,7 @@ class FdbStoreTest extends KvStoreContract {
     void versionstampedKeysLandWhereTheTemplateSaysDespiteThePrefix() throws Exception {
         KvStore store = openStore();
         try {
-            VersionstampKeys.Template template = VersionstampKeys.key(Tuple.from("log"), 7, Tuple.from("entry"));
+            VersionstampKeys.Template template = TupleWriter.of("log").addIncompleteVersionstamp(7).add("entry").template();
 
             CompletableFuture<Versionstamp> stamp = run(store, tx -> {
                 tx.setVersionstampedKey(template.key(), template.offset(), new byte[] {1});

@@ -3,6 +3,7 @@ package io.jobfoundry.kv.fdb;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.kv.TupleWriter;
 import io.jobfoundry.kv.VersionstampKeys;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +24,7 @@ class KeyPrefixTest {
 
     @Test
     void aVersionstampedKeyCarriesItsPlaceholderOffsetShiftedByThePrefixLittleEndian() {
-        VersionstampKeys.Template template = VersionstampKeys.key(Tuple.from("log"), 1, Tuple.from("x"));
+        VersionstampKeys.Template template = TupleWriter.of("log").addIncompleteVersionstamp(1).add("x").template();
         int shifted = PREFIX.length + template.offset();
 
         byte[] param = keys.versionstampedKey(template.key(), template.offset());
