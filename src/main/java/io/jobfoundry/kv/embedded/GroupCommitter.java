@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -223,7 +224,7 @@ final class GroupCommitter implements Runnable {
      */
     private CommittedBatch committed(List<CommitRequest<?>> started) {
         List<CommitRequest<?>> answered = new ArrayList<>(started.size());
-        List<ByteBuffer> touched = new ArrayList<>();
+        List<Set<ByteBuffer>> touched = new ArrayList<>();
         List<byte[][]> cleared = new ArrayList<>();
         boolean needsSync = false;
         for (CommitRequest<?> request : started) {
@@ -231,7 +232,7 @@ final class GroupCommitter implements Runnable {
                 answered.add(request);
             }
             if (request.succeeded && request.tx.wrote()) {
-                touched.addAll(request.tx.touchedKeys());
+                touched.add(request.tx.touchedKeys());
                 cleared.addAll(request.tx.clearedRanges());
                 needsSync |= fsync && !request.deferSync;
             }

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -78,12 +79,35 @@ final class WatchRegistry {
         return byKey.isEmpty();
     }
 
-    /** Watched keys among {@code keys} or inside any of {@code ranges}. */
-    synchronized List<byte[]> watchedAmong(Iterable<ByteBuffer> keys, List<byte[][]> ranges) {
+    /**
+     * Watched keys that one of the {@code touched} sets holds (each a transaction's written keys),
+     * or that lie inside one of the cleared {@code ranges}. It looks each watched key up in the
+     * sets, or each written key up among the watched ones, whichever is fewer lookups: a bulk
+     * batch writes thousands of keys while a few are watched, and many clients waiting on their
+     * jobs watch thousands while a batch of single calls writes a few.
+     */
+    synchronized List<byte[]> watchedAmong(List<Set<ByteBuffer>> touched, List<byte[][]> ranges) {
         List<byte[]> result = new ArrayList<>();
-        for (ByteBuffer key : keys) {
-            if (byKey.containsKey(key)) {
-                result.add(key.array());
+        long written = 0;
+        for (Set<ByteBuffer> keys : touched) {
+            written += keys.size();
+        }
+        if ((long) byKey.size() * touched.size() <= written) {
+            for (ByteBuffer key : byKey.keySet()) {
+                for (Set<ByteBuffer> keys : touched) {
+                    if (keys.contains(key)) {
+                        result.add(key.array());
+                        break;
+                    }
+                }
+            }
+        } else {
+            for (Set<ByteBuffer> keys : touched) {
+                for (ByteBuffer key : keys) {
+                    if (byKey.containsKey(key)) {
+                        result.add(key.array());
+                    }
+                }
             }
         }
         if (!ranges.isEmpty()) {
