@@ -15,13 +15,15 @@
 #
 #   bench/compare.sh                          # defaults: 20,000 jobs, 16 workers, 4 producers
 #   WORKLOAD=bulk bench/compare.sh            # the same, in batches
-#   JOBS=2000 WARMUP=200 bench/compare.sh     # a quick check
+#   JOBS=2000 WARMUP=200 WARMUP_ROUNDS=1 bench/compare.sh     # a quick check
 #   SYSTEMS="jobfoundry-os beanstalkd" bench/compare.sh
 #   SYSTEMS="jobfoundry-os jobfoundry-java jobfoundry-python" bench/compare.sh   # raw HTTP beside the libraries
 #
 # Settings (environment): WORKLOAD (single), JOBS (20000), WORKERS (16), PRODUCERS (4), TIMEOUT
-# (90 s per run, warm-up and measured run each), WARMUP (20000 jobs, not recorded), SYSTEMS (all
-# seven), OUT (target/bench/compare/WORKLOAD), CLIENT (raw: the bench's HTTP/1.1 client; jdk:
+# (90 s per run, each warm-up and the measured run), WARMUP (20000 jobs per warm-up run, not
+# recorded), WARMUP_ROUNDS (20: at most so many warm-up runs) and JIT_SETTLED (5: they stop once the
+# server's JIT compiler took at most this percent of its CPU in one; a server without a JIT warms up
+# once), SYSTEMS (all seven), OUT (target/bench/compare/WORKLOAD), CLIENT (raw: the bench's HTTP/1.1 client; jdk:
 # java.net.http) for the jobfoundry-fsync and -os rows, LIBRARY_DURABILITY (os: the durability of
 # the service the jobfoundry-java and jobfoundry-python rows run against).
 set -euo pipefail
@@ -35,6 +37,8 @@ WORKERS=${WORKERS:-16}
 PRODUCERS=${PRODUCERS:-4}
 TIMEOUT=${TIMEOUT:-90}
 WARMUP=${WARMUP:-20000}
+WARMUP_ROUNDS=${WARMUP_ROUNDS:-20}
+JIT_SETTLED=${JIT_SETTLED:-5}
 ALL_SYSTEMS="jobfoundry-fsync jobfoundry-os jobfoundry-java jobfoundry-python beanstalkd bullmq graphile-worker"
 SYSTEMS=${SYSTEMS:-$ALL_SYSTEMS}
 OUT=${OUT:-target/bench/compare/$WORKLOAD}
@@ -75,8 +79,9 @@ install_peers() {
 run_compare() {
   local system=$1 label=$2 version=$3 durability=$4 pid=$5; shift 5
   log "running $label, workload $WORKLOAD ($JOBS jobs, $WORKERS workers, $PRODUCERS producers)"
-  timeout $((2 * TIMEOUT + 120)) java -cp "$BENCH_CP" io.jobfoundry.bench.Bench compare "$system" \
-    --workload "$WORKLOAD" --jobs "$JOBS" --workers "$WORKERS" --producers "$PRODUCERS" --timeout "$TIMEOUT" --warmup "$WARMUP" \
+  timeout $(((WARMUP_ROUNDS + 1) * TIMEOUT + 120)) java -cp "$BENCH_CP" io.jobfoundry.bench.Bench compare "$system" \
+    --workload "$WORKLOAD" --jobs "$JOBS" --workers "$WORKERS" --producers "$PRODUCERS" --timeout "$TIMEOUT" \
+    --warmup "$WARMUP" --warmup-rounds "$WARMUP_ROUNDS" --jit-settled "$JIT_SETTLED" \
     --label "$label" --version "$version" --durability "$durability" --server-pid "$pid" \
     --out "$OUT/results.jsonl" "$@" | tee -a "$OUT/logs/bench.log"
 }

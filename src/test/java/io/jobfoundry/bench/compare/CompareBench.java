@@ -26,11 +26,17 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * One system's run of the comparison workload (see {@link Workload}); {@code bench/compare.sh}
  * starts each server and calls this once per system, then {@link ReportBench} draws the results.
- * A warm-up run of the same shape goes first, so that no system is measured cold (JIT, caches,
- * connection set-up); only the second run is recorded.
+ * Warm-up runs of the same shape go first, so that no system is measured cold (JIT, caches,
+ * connection set-up); only the run after them is recorded. A JVM keeps compiling long after it
+ * serves: on two cores its JIT compiler takes CPU from the service for minutes, and a measured run
+ * that starts too early counts that as the service's cost. So up to {@code --warmup-rounds} warm-up
+ * runs go first, each of {@code --warmup} jobs, and they stop early once the server's JIT compiler
+ * took at most {@code --jit-settled} percent of its CPU in one (servers without a JIT stop after the
+ * first); the measured run records the JIT's part of the server's CPU beside the whole.
  * <pre>
  * Bench compare jobfoundry|jobfoundry-java|jobfoundry-python|beanstalkd|bullmq|graphile-worker
  *     [--workload single|bulk] [--jobs 20000] [--workers 16] [--producers 4] [--timeout 60] [--warmup 2000]
+ *     [--warmup-rounds 1] [--jit-settled 10]
  *     [--label TEXT] [--version TEXT] [--durability TEXT] [--server-pid PID]
  *     [--out target/bench/compare/results.jsonl]
  *   jobfoundry:      [--url http://127.0.0.1:8080] [--client raw|jdk]
@@ -62,7 +68,7 @@ public final class CompareBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse(args, "workload", "jobs", "workers", "producers", "timeout", "warmup", "label", "version",
+        Options options = Options.parse(args, "workload", "jobs", "workers", "producers", "timeout", "warmup", "warmup-rounds", "jit-settled", "label", "version",
                 "durability", "server-pid", "out", "url", "client", "port", "node-dir", "connection", "classpath", "python-client");
         String system = options.word(0, "");
         Workload.Shape shape = Workload.Shape.parse(options.text("workload", Workload.Shape.SINGLE.id()));
@@ -70,13 +76,9 @@ public final class CompareBench {
                 options.integer("workers", 16), Duration.ofSeconds(options.integer("timeout", 60)));
         Subject subject = subject(system, shape, options);
         String label = options.text("label", system);
-        int warmup = options.integer("warmup", 2_000);
-        if (warmup > 0) {
-            Outcome warm = subject.runner().run(workload.withJobs(warmup));
-            System.out.printf("%s %s warm-up: %d jobs, %.0f jobs/s%n", label, shape.id(), warm.completed(), warm.jobsPerSecond());
-        }
-        String loadBefore = Machine.currentLoad();
         int serverPid = options.integer("server-pid", 0);
+        int warmupRounds = warmUp(subject, workload, options, serverPid, label);
+        String loadBefore = Machine.currentLoad();
         Optional<CpuMeter> server = serverPid > 0 ? CpuMeter.start(serverPid) : Optional.empty();
         Optional<JobfoundryClient> probe = subject.metrics().isPresent()
                 ? Optional.of(new JobfoundryClient(subject.metrics().get().open())) : Optional.empty();
@@ -94,10 +96,31 @@ public final class CompareBench {
                 outcome.seconds(), outcome.jobsPerSecond(), outcome.receipt().percentiles(),
                 perJob.isPresent() ? perJob.getAsDouble() : null, outcome.jobsPerFetch(),
                 outcome.clientCpuSeconds() * 1000 / completed,
-                server.map(s -> s.seconds() * 1000 / completed).orElse(null), loadBefore, Machine.currentLoad(),
+                server.map(s -> s.seconds() * 1000 / completed).orElse(null),
+                server.map(s -> s.compilerSeconds() * 1000 / completed).orElse(null), warmupRounds, loadBefore, Machine.currentLoad(),
                 Instant.now().toString());
         print(result);
         append(Path.of(options.text("out", "target/bench/compare/results.jsonl")), result);
+    }
+
+    /** Runs the warm-up rounds (see the class comment); answers how many ran. */
+    private static int warmUp(Subject subject, Workload workload, Options options, int serverPid, String label)
+            throws Exception {
+        int jobs = options.integer("warmup", 2_000);
+        int rounds = options.integer("warmup-rounds", 1);
+        double settled = options.integer("jit-settled", 10) / 100.0;
+        for (int round = 1; jobs > 0 && round <= rounds; round++) {
+            Optional<CpuMeter> server = serverPid > 0 ? CpuMeter.start(serverPid) : Optional.empty();
+            Outcome warm = subject.runner().run(workload.withJobs(jobs));
+            double cpu = server.map(CpuMeter::seconds).orElse(0.0);
+            double jit = server.map(CpuMeter::compilerSeconds).orElse(0.0);
+            System.out.printf("%s %s warm-up %d: %d jobs, %.0f jobs/s, server CPU %.1f s, of it JIT %.0f%%%n", label,
+                    workload.shape().id(), round, warm.completed(), warm.jobsPerSecond(), cpu, cpu > 0 ? 100 * jit / cpu : 0);
+            if (cpu == 0 || jit <= settled * cpu) {
+                return round;
+            }
+        }
+        return jobs > 0 ? Math.max(0, rounds) : 0;
     }
 
     private static Subject subject(String system, Workload.Shape shape, Options options) throws IOException, InterruptedException {
@@ -163,11 +186,12 @@ public final class CompareBench {
     private static void print(RunResult r) {
         Percentiles p = r.receiptLatency();
         System.out.printf("%s: %s, %d/%d jobs in %.2f s = %.0f jobs/s%s; creation→receipt %s; txn/job %s; jobs/fetch %s; "
-                + "CPU ms/job client %.3f server %s; load %s → %s%n", r.label(), r.workload(), r.completed(), r.jobs(), r.seconds(),
+                + "CPU ms/job client %.3f server %s%s; load %s → %s%n", r.label(), r.workload(), r.completed(), r.jobs(), r.seconds(),
                 r.jobsPerSecond(), r.complete() ? "" : " (STOPPED at the time bound)", p.line(),
                 r.storeTransactionsPerJob() == null ? "n/a" : String.format("%.2f", r.storeTransactionsPerJob()),
                 r.jobsPerFetch() == null ? "n/a" : String.format("%.1f", r.jobsPerFetch()), r.clientCpuMsPerJob(),
                 r.serverCpuMsPerJob() == null ? "n/a" : String.format("%.3f", r.serverCpuMsPerJob()),
+                r.serverJitCpuMsPerJob() == null ? "" : String.format(" (JIT %.3f)", r.serverJitCpuMsPerJob()),
                 r.loadBefore(), r.loadAfter());
     }
 

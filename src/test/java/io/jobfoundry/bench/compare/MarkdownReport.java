@@ -36,12 +36,15 @@ final class MarkdownReport {
                     .append(run.jobsPerFetch() == null ? "n/a" : String.format("%.1f", run.jobsPerFetch())).append(" | ")
                     .append(String.format("%.3f", run.clientCpuMsPerJob())).append(" / ")
                     .append(run.serverCpuMsPerJob() == null ? "n/a" : String.format("%.3f", run.serverCpuMsPerJob()))
+                    .append(run.serverJitCpuMsPerJob() == null || run.serverJitCpuMsPerJob() == 0 ? ""
+                            : String.format(" (JIT %.3f)", run.serverJitCpuMsPerJob()))
                     .append(" |\n");
         }
         md.append("\np50/p99: creation → receipt by a worker. Store txn/job: Jobfoundry's committed store transactions"
                 + " per job from `/q/metrics` (n/a: the service exposes no such counter). Jobs/fetch: jobs per worker"
                 + " fetch that brought any, as the Java clients and the client libraries' workers count them (n/a: the Node"
-                + " libraries fetch inside).\n\n");
+                + " libraries fetch inside). JIT: the part of the server's CPU that its JVM's JIT compiler"
+                + " threads took during the measured run.\n\n");
         md.append("| System | Version | Client | Jobs done | Seconds | Load before → after |\n|---|---|---|---:|---:|---|\n");
         for (RunResult run : results.runs()) {
             md.append(String.format("| %s | %s | %s | %,d of %,d | %.2f | %s → %s |%n", run.label(), run.version(),

@@ -1,9 +1,11 @@
 package io.jobfoundry.bench.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jobfoundry.bench.measure.Machine;
 import io.jobfoundry.bench.measure.Percentiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,10 +39,27 @@ class ResultsTest {
                 results.of("bulk").workload());
     }
 
+    @Test
+    void theTableShowsTheJitsPartOfTheServersCpuWhereItHasOne(@TempDir Path dir) throws Exception {
+        Path jsonl = dir.resolve("results.jsonl");
+        Files.writeString(jsonl, JSON.writeValueAsString(run("Jobfoundry (os)", "bulk", 100, 16, 9_000, 0.05)) + "\n"
+                + JSON.writeValueAsString(run("beanstalkd", "bulk", 100, 16, 10_000, 0.0)) + "\n");
+
+        String table = MarkdownReport.render(Results.read(jsonl).of("bulk"), Machine.describe());
+
+        assertTrue(table.contains("| 0.100 / 0.200 (JIT 0.050) |\n"), table);
+        assertTrue(table.contains("| 0.100 / 0.200 |\n"), table);
+    }
+
     private static RunResult run(String label, String workload, int createBatch, int fetchMax, double jobsPerSecond) {
+        return run(label, workload, createBatch, fetchMax, jobsPerSecond, null);
+    }
+
+    private static RunResult run(String label, String workload, int createBatch, int fetchMax, double jobsPerSecond,
+            Double jitMsPerJob) {
         String system = label.startsWith("Jobfoundry") ? "jobfoundry" : label;
         return new RunResult(system, label, workload, createBatch, fetchMax, "v", "d", "c", 20_000, 20_000, 20_000, 4, 16,
                 true, 20_000 / jobsPerSecond, jobsPerSecond, new Percentiles(20_000, 1, 2, 3, 4), null,
-                fetchMax == 1 ? 1.0 : 8.0, 0.1, 0.2, "1 1 1", "1 1 1", "2026-11-27T00:00:00Z");
+                fetchMax == 1 ? 1.0 : 8.0, 0.1, 0.2, jitMsPerJob, 1, "1 1 1", "1 1 1", "2026-11-27T00:00:00Z");
     }
 }

@@ -18,13 +18,16 @@ import io.jobfoundry.bench.measure.Percentiles;
  * @param storeTransactionsPerJob Jobfoundry's committed store transactions per job; null where unknown
  * @param jobsPerFetch jobs per worker fetch that brought any (Java clients only); null where unknown
  * @param serverCpuMsPerJob the server's CPU per job (all its processes); null where not measured
+ * @param serverJitCpuMsPerJob the part of it the server's JIT compiler threads took (HotSpot's; zero
+ *     for servers that have none); null where not measured
+ * @param warmupRounds warm-up runs before the measured one (see {@code CompareBench}); 0 where not recorded
  * @param loadBefore {@code /proc/loadavg} when the run started
  */
 public record RunResult(String system, String label, String workload, int createBatch, int fetchMax, String version,
         String durability, String client, int jobs, long created, long completed, int producers, int workers,
         boolean complete, double seconds, double jobsPerSecond, Percentiles receiptLatency,
         Double storeTransactionsPerJob, Double jobsPerFetch, double clientCpuMsPerJob, Double serverCpuMsPerJob,
-        String loadBefore, String loadAfter, String finishedAt) {
+        Double serverJitCpuMsPerJob, int warmupRounds, String loadBefore, String loadAfter, String finishedAt) {
 
     /** The workload, {@code single} for lines from before the bulk workload existed (they all ran single). */
     public String workloadOrSingle() {

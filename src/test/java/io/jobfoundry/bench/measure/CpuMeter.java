@@ -22,21 +22,67 @@ public final class CpuMeter {
 
     private final long pid;
     private final long before;
+    private final long compilerBefore;
 
-    private CpuMeter(long pid, long before) {
+    private CpuMeter(long pid, long before, long compilerBefore) {
         this.pid = pid;
         this.before = before;
+        this.compilerBefore = compilerBefore;
     }
 
     /** Starts measuring the process tree under {@code pid}; empty when there is no such process or no /proc. */
     public static Optional<CpuMeter> start(long pid) {
         long ticks = ticks(pid);
-        return ticks < 0 ? Optional.empty() : Optional.of(new CpuMeter(pid, ticks));
+        return ticks < 0 ? Optional.empty() : Optional.of(new CpuMeter(pid, ticks, compilerTicks(pid)));
     }
 
     /** CPU seconds the tree used since {@link #start}. */
     public double seconds() {
         return (ticks(pid) - before) / TICKS_PER_SECOND;
+    }
+
+    /**
+     * CPU seconds the root process's JIT compiler threads (HotSpot's {@code C1 CompilerThread}s and
+     * {@code C2 CompilerThread}s) used since {@link #start}, part of {@link #seconds}: a JVM keeps
+     * compiling long after it starts serving, and on two cores its compiler takes from the same CPU
+     * the service does. Zero for a process that has no such threads.
+     */
+    public double compilerSeconds() {
+        return (compilerTicks(pid) - compilerBefore) / TICKS_PER_SECOND;
+    }
+
+    private static long compilerTicks(long pid) {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        long sum = 0;
+        try (var threads = Files.list(tasks)) {
+            for (Path thread : (Iterable<Path>) threads::iterator) {
+                String name = readOrEmpty(thread.resolve("comm")).strip();
+                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                    sum += Math.max(0, ownTicks(readOrEmpty(thread.resolve("stat"))));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0; // ended meanwhile, or not Linux
+        }
+        return sum;
+    }
+
+    private static String readOrEmpty(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return ""; // a thread that ended meanwhile
+        }
+    }
+
+    /** utime + stime of a {@code stat} line, or -1 when it cannot be read. */
+    private static long ownTicks(String stat) {
+        try {
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     /** The tree's ticks, or -1 when the root cannot be read. */
