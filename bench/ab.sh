@@ -12,7 +12,8 @@
 #   WORKLOAD=bulk bench/ab.sh main .           # compare.sh's bulk workload (both refs need the batch calls)
 #
 # Settings (environment): WORKLOAD (single, or bulk as in compare.sh), ROUNDS (2), DURABILITY (os),
-# JOBS (30000), WARMUP (40000), WORKERS (16), PRODUCERS (4), TIMEOUT (90 s per phase), OUT
+# JOBS (30000), WARMUP (40000), WARMUP_ROUNDS (1; more, as compare.sh does, repeat the warm-up
+# until the service's JIT has settled), WORKERS (16), PRODUCERS (4), TIMEOUT (90 s per phase), OUT
 # (target/bench/ab), LOAD (the arguments of a `Bench load` scenario to run in place of the
 # comparison workload). Output: the console, and every figure of the comparison workload in
 # $OUT/results.jsonl.
@@ -26,6 +27,7 @@ ROUNDS=${ROUNDS:-2}
 DURABILITY=${DURABILITY:-os}
 JOBS=${JOBS:-30000}
 WARMUP=${WARMUP:-40000}
+WARMUP_ROUNDS=${WARMUP_ROUNDS:-1}
 WORKERS=${WORKERS:-16}
 PRODUCERS=${PRODUCERS:-4}
 TIMEOUT=${TIMEOUT:-90}
@@ -82,7 +84,7 @@ for round in $(seq "$ROUNDS"); do
       continue
     fi
     line=$(bench_java compare jobfoundry --workload "$WORKLOAD" --jobs "$JOBS" --workers "$WORKERS" --producers "$PRODUCERS" \
-      --timeout "$TIMEOUT" --warmup "$WARMUP" --label "${labels[$i]}" --version "${labels[$i]}" \
+      --timeout "$TIMEOUT" --warmup "$WARMUP" --warmup-rounds "$WARMUP_ROUNDS" --label "${labels[$i]}" --version "${labels[$i]}" \
       --durability "$DURABILITY" --server-pid "$JOBFOUNDRY_PID" --out "$OUT/results.jsonl" \
       --url "$JOBFOUNDRY_URL" --client raw | tail -1)
     echo "round $round, $line" | tee -a "$OUT/summary.txt"
