@@ -3,12 +3,10 @@ package io.jobfoundry.api;
 import io.jobfoundry.jobs.JobBatches;
 import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.JobEngine;
-import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.DataTooLargeException;
 import io.jobfoundry.jobs.model.FinishItem;
 import io.jobfoundry.jobs.model.HeartbeatItem;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
-import io.jobfoundry.jobs.model.ItemResult;
 import io.jobfoundry.jobs.model.NewJob;
 import io.jobfoundry.repeat.RepeatException;
 import jakarta.annotation.security.RolesAllowed;
@@ -20,9 +18,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
@@ -65,7 +61,7 @@ public class BatchResource {
     @RolesAllowed(Role.PRODUCER_NAME)
     @POST
     @Path("jobs")
-    public CompletionStage<Map<String, Object>> createAll(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+    public CompletionStage<BatchAnswerDto.Created> createAll(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             byte[] body) {
         List<NewJob> jobs = read(contentType, body, (item, i) -> {
             NewJob job = new NewJob(item.requiredString("type"), item.string("id").orElse(null),
@@ -73,8 +69,7 @@ public class BatchResource {
             batches.check(job);
             return job;
         }, job -> job.id() == null ? null : job.type() + '\u0000' + job.id());
-        return Suspended.onRequestContext(callers.jobs().createAll(jobs), added -> Map.of("jobs", added.stream()
-                .map(BatchResource::created).toList()));
+        return Suspended.onRequestContext(callers.jobs().createAll(jobs), BatchAnswerDto.Created::of);
     }
 
     @Operation(operationId = "finishJobs", summary = "Finish many runs in one transaction",
@@ -90,7 +85,7 @@ public class BatchResource {
     @RolesAllowed(Role.WORKER_NAME)
     @POST
     @Path("finish")
-    public CompletionStage<Map<String, Object>> finishAll(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+    public CompletionStage<BatchAnswerDto.Results> finishAll(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             byte[] body) {
         List<FinishItem> items = read(contentType, body, (item, i) -> {
             item.allow("type", "id", "lease", "outcome", "data", "error");
@@ -100,7 +95,7 @@ public class BatchResource {
             batches.check(finish);
             return finish;
         }, finish -> finish.type() + '\u0000' + finish.id());
-        return Suspended.onRequestContext(callers.jobs().finishAll(items), BatchResource::results);
+        return Suspended.onRequestContext(callers.jobs().finishAll(items), BatchAnswerDto.Results::of);
     }
 
     @Operation(operationId = "heartbeatJobs", summary = "Heartbeat many runs in one transaction",
@@ -115,7 +110,7 @@ public class BatchResource {
     @RolesAllowed(Role.WORKER_NAME)
     @POST
     @Path("heartbeat")
-    public CompletionStage<Map<String, Object>> heartbeatAll(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+    public CompletionStage<BatchAnswerDto.Results> heartbeatAll(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             byte[] body) {
         List<HeartbeatItem> items = read(contentType, body, (item, i) -> {
             item.allow("type", "id", "lease", "data");
@@ -124,7 +119,7 @@ public class BatchResource {
             batches.check(heartbeat);
             return heartbeat;
         }, heartbeat -> heartbeat.type() + '\u0000' + heartbeat.id());
-        return Suspended.onRequestContext(callers.jobs().heartbeatAll(items), BatchResource::results);
+        return Suspended.onRequestContext(callers.jobs().heartbeatAll(items), BatchAnswerDto.Results::of);
     }
 
     /**
@@ -168,28 +163,5 @@ public class BatchResource {
             throw new InvalidBatchException(errors);
         }
         return items;
-    }
-
-    private static Map<String, Object> created(Added added) {
-        Map<String, Object> item = new LinkedHashMap<>();
-        item.put("status", added.created() ? 201 : 200);
-        item.put("job", JobDto.of(added.job()));
-        return item;
-    }
-
-    private static Map<String, Object> results(List<ItemResult> results) {
-        return Map.of("results", results.stream().map(BatchResource::result).toList());
-    }
-
-    private static Map<String, Object> result(ItemResult result) {
-        Map<String, Object> item = new LinkedHashMap<>();
-        if (result.halt() == null) {
-            item.put("status", 200);
-            item.put("job", JobDto.of(result.job()));
-        } else {
-            item.put("status", 409);
-            item.put("reason", result.halt().wireName());
-        }
-        return item;
     }
 }
