@@ -14,6 +14,7 @@ import com.apple.foundationdb.tuple.Tuple;
 import com.apple.foundationdb.tuple.Versionstamp;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Reads a tuple written by {@link TupleWriter} or {@link Tuple#pack()} one element at a time, in
@@ -193,7 +194,7 @@ public final class TupleReader {
         }
         position = i + 1;
         if (!escaped) {
-            return java.util.Arrays.copyOfRange(bytes, from, i);
+            return Arrays.copyOfRange(bytes, from, i);
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(i - from);
         for (int j = from; j < i; j++) {

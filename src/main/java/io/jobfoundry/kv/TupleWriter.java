@@ -11,7 +11,8 @@ import java.util.Arrays;
  *
  * <p>Every key and job record is a tuple, and {@code Tuple} is built for generality: each
  * construction copies its elements into a list and scans them with a stream for an incomplete
- * versionstamp, packing sizes every string twice, and reading back boxes every element. On the bulk
+ * versionstamp, packing measures every string before it writes it, and reading back boxes every
+ * element. On the bulk
  * workload that was a fifth of the service's CPU. This writer appends straight into one growing
  * array; {@link TupleReader} reads in place. Both are checked against {@code Tuple} on random
  * elements ({@code TupleCodecTest}), so keys written by either are the same keys, in the same order.

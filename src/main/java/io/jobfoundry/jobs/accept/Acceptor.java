@@ -1,6 +1,5 @@
 package io.jobfoundry.jobs.accept;
 
-import io.jobfoundry.kv.TupleWriter;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
@@ -10,6 +9,7 @@ import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvTransaction;
+import io.jobfoundry.kv.TupleWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
