@@ -55,24 +55,19 @@ public final class TupleReader {
 
     /** The next element, a string or null. */
     public String string() {
-        byte code = code();
-        if (code == NULL) {
-            position++;
+        if (tookNull()) {
             return null;
         }
-        expect(code, STRING, "a string");
-        byte[] raw = unescape(position + 1);
-        return new String(raw, StandardCharsets.UTF_8);
+        expect(STRING, "a string");
+        return new String(unescape(position + 1), StandardCharsets.UTF_8);
     }
 
     /** The next element, a byte string or null. */
     public byte[] bytes() {
-        byte code = code();
-        if (code == NULL) {
-            position++;
+        if (tookNull()) {
             return null;
         }
-        expect(code, BYTES, "a byte string");
+        expect(BYTES, "a byte string");
         return unescape(position + 1);
     }
 
@@ -110,11 +105,7 @@ public final class TupleReader {
 
     /** The next element, an integer or null. */
     public Long nullableInteger() {
-        if (code() == NULL) {
-            position++;
-            return null;
-        }
-        return integer();
+        return tookNull() ? null : integer();
     }
 
     /** The next element, a boolean (not null). */
@@ -129,12 +120,10 @@ public final class TupleReader {
 
     /** The next element, a versionstamp or null. */
     public Versionstamp versionstamp() {
-        byte code = code();
-        if (code == NULL) {
-            position++;
+        if (tookNull()) {
             return null;
         }
-        expect(code, VERSIONSTAMP, "a versionstamp");
+        expect(VERSIONSTAMP, "a versionstamp");
         if (position + 13 > bytes.length) {
             throw new IllegalArgumentException("a truncated versionstamp at byte " + position);
         }
@@ -146,12 +135,10 @@ public final class TupleReader {
 
     /** The next element, a nested tuple or null. */
     public Tuple nested() {
-        byte code = code();
-        if (code == NULL) {
-            position++;
+        if (tookNull()) {
             return null;
         }
-        expect(code, NESTED, "a nested tuple");
+        expect(NESTED, "a nested tuple");
         int start = position;
         position = end(position);
         return Tuple.fromBytes(bytes, start, position - start).getNestedTuple(0);
@@ -164,9 +151,18 @@ public final class TupleReader {
         return bytes[position];
     }
 
-    private static void expect(byte code, byte wanted, String what) {
-        if (code != wanted) {
-            throw unexpected(code, what);
+    /** Whether the next element is null; if so, moves past it. */
+    private boolean tookNull() {
+        if (code() != NULL) {
+            return false;
+        }
+        position++;
+        return true;
+    }
+
+    private void expect(byte wanted, String what) {
+        if (code() != wanted) {
+            throw unexpected(code(), what);
         }
     }
 
