@@ -501,6 +501,45 @@ public abstract class KvStoreContract {
         onClear.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
+    /** Many clients waiting on their own jobs: more keys watched than a commit writes. */
+    @Test
+    void amongManyWatchedKeysOnlyTheOnesACommitWritesFire() throws Exception {
+        List<CompletableFuture<Void>> watches = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            int n = i;
+            watches.add(runner.run(tx -> tx.watch(key("watched-" + n))));
+        }
+        runner.run(tx -> {
+            tx.set(key("watched-7"), bytes("changed"));
+            tx.set(key("unwatched"), bytes("x"));
+            return null;
+        });
+        watches.get(7).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        for (int i = 0; i < 20; i++) {
+            if (i != 7) {
+                CompletableFuture<Void> other = watches.get(i);
+                long wait = i == 0 ? 300 : 1; // the first waits for a wrong firing, the rest are seen by then
+                assertThrows(TimeoutException.class, () -> other.get(wait, TimeUnit.MILLISECONDS),
+                        "watch " + i + " fired for another key");
+            }
+        }
+    }
+
+    /** A bulk commit: far more keys written than watched. */
+    @Test
+    void aCommitOfManyKeysFiresTheFewWatchedAmongThem() throws Exception {
+        CompletableFuture<Void> written = runner.run(tx -> tx.watch(key("bulk-31")));
+        CompletableFuture<Void> notWritten = runner.run(tx -> tx.watch(key("elsewhere")));
+        runner.run(tx -> {
+            for (int i = 0; i < 100; i++) {
+                tx.set(key("bulk-" + i), bytes("x"));
+            }
+            return null;
+        });
+        written.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertThrows(TimeoutException.class, () -> notWritten.get(300, TimeUnit.MILLISECONDS));
+    }
+
     @Test
     void aWatchDoesNotFireForWritesItsTransactionMadeBeforeIt() throws Exception {
         CompletableFuture<Void> watch = runner.run(tx -> {
