@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,27 +54,75 @@ final class JsonSource {
      * exponents). The body was parsed once already, so reading it again cannot fail.
      */
     static String asWritten(byte[] source, List<String> path, String name) {
-        StringWriter out = new StringWriter();
-        try (JsonParser parser = MAPPER.createParser(source); JsonGenerator generator = MAPPER.createGenerator(out)) {
+        int start;
+        int end;
+        try (JsonParser parser = MAPPER.createParser(source)) {
             parser.nextToken();
             for (String member : path) {
                 seek(parser, member);
             }
             seek(parser, name);
-            int depth = 0;
-            do {
+            start = (int) parser.currentTokenLocation().getByteOffset();
+            parser.skipChildren();
+            end = (int) parser.currentLocation().getByteOffset();
+        } catch (IOException e) {
+            throw new IllegalStateException("a body that parsed once parses again", e);
+        }
+        String compact = withoutWhitespace(source, start, end);
+        return compact != null ? compact : regenerated(source, start, end);
+    }
+
+    /**
+     * The value's bytes without the whitespace between its tokens, which is what {@link #regenerated}
+     * writes when no string in it has an escape: the parser refused raw control characters, and the
+     * generator escapes nothing else. {@code null} where the two could differ: with an escape (the
+     * generator writes some as the characters they stand for, the six-character escape of {@code A}
+     * as {@code A}, an escaped slash as a slash, and stored data has always been written so), and
+     * with bytes that are not well-formed UTF-8 (Jackson's reading of those, such as an encoded
+     * surrogate, is what the checks after this one judge).
+     */
+    private static String withoutWhitespace(byte[] source, int start, int end) {
+        byte[] out = new byte[end - start];
+        int length = 0;
+        boolean inString = false;
+        boolean ascii = true;
+        for (int i = start; i < end; i++) {
+            byte b = source[i];
+            if (inString) {
+                if (b == '\\') {
+                    return null;
+                }
+                inString = b != '"';
+                ascii &= b >= 0;
+            } else if (b == '"') {
+                inString = true;
+            } else if (b == ' ' || b == '\n' || b == '\r' || b == '\t') {
+                continue;
+            }
+            out[length++] = b;
+        }
+        if (ascii) {
+            return new String(out, 0, length, StandardCharsets.ISO_8859_1);
+        }
+        String text = new String(out, 0, length, StandardCharsets.UTF_8);
+        // The decoder replaces what is malformed; the text then no longer encodes to the bytes.
+        byte[] again = text.getBytes(StandardCharsets.UTF_8);
+        return Arrays.equals(again, 0, again.length, out, 0, length) ? text : null;
+    }
+
+    /** The value at {@code source[start, end)} written again token by token, numbers as their text. */
+    private static String regenerated(byte[] source, int start, int end) {
+        StringWriter out = new StringWriter();
+        try (JsonParser parser = MAPPER.createParser(source, start, end - start);
+                JsonGenerator generator = MAPPER.createGenerator(out)) {
+            while (parser.nextToken() != null) {
                 JsonToken token = parser.currentToken();
                 if (token.isNumeric()) {
                     generator.writeNumber(parser.getText());
                 } else {
                     generator.copyCurrentEvent(parser);
                 }
-                if (token.isStructStart()) {
-                    depth++;
-                } else if (token.isStructEnd()) {
-                    depth--;
-                }
-            } while (depth > 0 && parser.nextToken() != null);
+            }
         } catch (IOException e) {
             throw new IllegalStateException("a body that parsed once parses again", e);
         }

@@ -6,10 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.jobfoundry.jobs.model.Change;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class JsonBodyTest {
@@ -36,6 +41,88 @@ class JsonBodyTest {
                 + " \"é\":\"😀\"}}").jsonObject("data").value();
         // No rounding, no Infinity, no respelling: every number is the text the client sent.
         assertEquals("{\"a\":[1,2.50,1e400,-0.0,-0,1E+5,12345678901234567890123],\"é\":\"😀\"}", text);
+    }
+
+    /**
+     * Data is copied as written by two routes, the bytes without their whitespace where no string has
+     * an escape and a token-by-token copy otherwise: on random documents of both kinds (whitespace
+     * everywhere, escapes, characters of one to four bytes, numbers in every spelling) the text is
+     * what a Jackson copy of the tokens writes, numbers as their text.
+     */
+    @Test
+    void dataIsTheTokensAsWrittenWithOrWithoutEscapes() throws Exception {
+        SplittableRandom random = new SplittableRandom(20261127);
+        for (int i = 0; i < 3_000; i++) {
+            StringBuilder data = new StringBuilder();
+            randomObject(random, data, 0);
+            String body = "{ \"id\" : \"x\" ,\n \"data\" :" + data + " }";
+            assertEquals(copiedByTokens(data.toString()), parse(body).jsonObject("data").value(), body);
+        }
+    }
+
+    @Test
+    void dataWithBytesThatAreNotUtf8IsNotAcceptedAltered() {
+        // An encoded surrogate (ED A0 80): decoding it as UTF-8 would quietly make it U+FFFD.
+        byte[] body = {'{', '"', 'd', 'a', 't', 'a', '"', ':', '{', '"', 's', '"', ':', '"', (byte) 0xED, (byte) 0xA0,
+            (byte) 0x80, '"', '}', '}'};
+        assertThrows(InvalidInputException.class, () -> JsonBody.parse(body).jsonObject("data"));
+    }
+
+    private static String copiedByTokens(String json) throws Exception {
+        JsonMapper mapper = JsonMapper.builder().build();
+        StringWriter out = new StringWriter();
+        try (JsonParser parser = mapper.createParser(json); JsonGenerator generator = mapper.createGenerator(out)) {
+            while (parser.nextToken() != null) {
+                if (parser.currentToken().isNumeric()) {
+                    generator.writeNumber(parser.getText());
+                } else {
+                    generator.copyCurrentEvent(parser);
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    private static void randomObject(SplittableRandom random, StringBuilder out, int depth) {
+        out.append(space(random)).append('{');
+        int members = random.nextInt(depth < 2 ? 5 : 2);
+        for (int m = 0; m < members; m++) {
+            out.append(m == 0 ? "" : ",").append(space(random)).append(randomString(random, m)).append(space(random))
+                    .append(':').append(space(random));
+            switch (random.nextInt(depth < 2 ? 6 : 4)) {
+                case 0 -> out.append(randomString(random, -1));
+                case 1 -> out.append(List.of("0", "-0", "1.50", "1e400", "-2.5E-7", "12345678901234567890123", "7")
+                        .get(random.nextInt(7)));
+                case 2 -> out.append(List.of("true", "false", "null").get(random.nextInt(3)));
+                case 3 -> out.append('[').append(space(random)).append(randomString(random, -1)).append(',')
+                        .append(space(random)).append(random.nextInt(100)).append(space(random)).append(']');
+                default -> randomObject(random, out, depth + 1);
+            }
+            out.append(space(random));
+        }
+        out.append('}').append(space(random));
+    }
+
+    /** Unique per member index (the body reader refuses duplicate names); -1 for any string. */
+    private static String randomString(SplittableRandom random, int member) {
+        String[] pieces = {"a", "Z", " ", "é", "€", "😀", "\\\"", "\\\\", "\\/", "\\u0041", "\\n", "\\ud83d\\ude00",
+            "\\u00e9", "{", "]", ":", ","};
+        StringBuilder text = new StringBuilder("\"");
+        if (member >= 0) {
+            text.append('m').append(member);
+        }
+        boolean escapes = random.nextBoolean();
+        for (int i = random.nextInt(6); i > 0; i--) {
+            String piece = pieces[random.nextInt(pieces.length)];
+            if (escapes || !piece.startsWith("\\")) {
+                text.append(piece);
+            }
+        }
+        return text.append('"').toString();
+    }
+
+    private static String space(SplittableRandom random) {
+        return List.of("", "", " ", "\n", "\t ", "\r\n  ").get(random.nextInt(6));
     }
 
     @Test
