@@ -1,7 +1,6 @@
 package io.jobfoundry.api;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -29,18 +28,6 @@ final class WireTimes {
     private static final String EXAMPLES =
             "e.g. \"2026-11-21T10:00:00Z\", \"2026-11-21 10:00:00\" (UTC) or 1795255200 (seconds since the epoch)";
 
-    /**
-     * The last time formatted, with its text. The jobs of one batch were written in one transaction
-     * and share its time, and a job's created, scheduled and updated times are often one instant:
-     * of the fifteen times in the three job documents a bulk job is answered with, most repeat
-     * the one before. Shared by all threads: the memo is immutable, so a racing reader sees either
-     * memo whole, and a miss only costs the formatting it would have done anyway.
-     */
-    private static Formatted last = new Formatted(Long.MIN_VALUE, -1, null);
-
-    private record Formatted(long seconds, int nanos, String text) {
-    }
-
     private WireTimes() {
     }
 
@@ -55,23 +42,13 @@ final class WireTimes {
             return null;
         }
         long seconds = instant.getEpochSecond();
-        int nanos = instant.getNano();
-        Formatted seen = last;
-        if (seen.seconds == seconds && seen.nanos == nanos) {
-            return seen.text;
+        if (seconds < MIN.getEpochSecond() || seconds > MAX.getEpochSecond()) {
+            return DateTimeFormatter.ISO_INSTANT.format(instant);
         }
-        String text = seconds < MIN.getEpochSecond() || seconds > MAX.getEpochSecond()
-                ? DateTimeFormatter.ISO_INSTANT.format(instant)
-                : formatInRange(seconds, nanos);
-        last = new Formatted(seconds, nanos, text);
-        return text;
-    }
-
-    private static String formatInRange(long seconds, int nanos) {
         LocalDate date = LocalDate.ofEpochDay(Math.floorDiv(seconds, SECONDS_PER_DAY));
         int secondOfDay = (int) Math.floorMod(seconds, SECONDS_PER_DAY);
-        // ASCII only, so bytes: a String made of Latin-1 bytes is one copy, of chars a compression.
-        byte[] out = new byte[30];
+        int nanos = instant.getNano();
+        char[] out = new char[30];
         digits(out, 0, date.getYear(), 4);
         out[4] = '-';
         digits(out, 5, date.getMonthValue(), 2);
@@ -98,13 +75,13 @@ final class WireTimes {
             }
         }
         out[end++] = 'Z';
-        return new String(out, 0, end, StandardCharsets.ISO_8859_1);
+        return new String(out, 0, end);
     }
 
     /** {@code value} as exactly {@code width} decimal digits at {@code at}, zero-padded. */
-    private static void digits(byte[] out, int at, int value, int width) {
+    private static void digits(char[] out, int at, int value, int width) {
         for (int i = at + width - 1; i >= at; i--) {
-            out[i] = (byte) ('0' + value % 10);
+            out[i] = (char) ('0' + value % 10);
             value /= 10;
         }
     }

@@ -6,12 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -87,37 +81,6 @@ class WireTimesTest {
         assertFormattedAsIsoInstant(WireTimes.MIN.minusNanos(1));
         assertFormattedAsIsoInstant(WireTimes.MAX.plusNanos(1));
         assertEquals(null, WireTimes.format(null));
-    }
-
-    /**
-     * The memo of the last time formatted answers for that time only: a repeat, then neighbours a
-     * nanosecond or a second apart, then threads racing over times of their own.
-     */
-    @Test
-    void theLastTimeFormattedIsRememberedForThatTimeOnly() throws Exception {
-        Instant at = Instant.parse("2026-11-27T10:00:00.123Z");
-        for (Instant time : new Instant[] {at, at, at.plusNanos(1), at, at.plusSeconds(1), at.minusSeconds(1), at,
-                Instant.ofEpochSecond(at.getEpochSecond()), Instant.MAX, Instant.MAX, at}) {
-            assertFormattedAsIsoInstant(time);
-        }
-        ExecutorService threads = Executors.newFixedThreadPool(4);
-        try {
-            List<Future<?>> racing = new ArrayList<>();
-            for (int t = 0; t < 4; t++) {
-                Instant own = at.plusNanos(t * 1_000_000L + t);
-                racing.add(threads.submit(() -> {
-                    for (int i = 0; i < 20_000; i++) {
-                        Instant time = i % 3 == 0 ? own.plusSeconds(i) : own;
-                        assertFormattedAsIsoInstant(time);
-                    }
-                }));
-            }
-            for (Future<?> thread : racing) {
-                thread.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            threads.shutdownNow();
-        }
     }
 
     private static void assertFormattedAsIsoInstant(Instant instant) {
