@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.Concurrency;
@@ -18,6 +19,12 @@ import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.jobs.model.RateLimit;
 import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.jobs.records.SlotKeys;
+import io.jobfoundry.jobs.records.StaleRateSlots;
+import io.jobfoundry.jobs.records.Times;
+import io.jobfoundry.kv.KeyValue;
+import io.jobfoundry.kv.RetryPolicy;
+import io.jobfoundry.kv.TransactionRunner;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -257,6 +264,94 @@ public interface FlowLimitContract extends EngineFixture {
         assertTrue(accept("api", 4).isEmpty());
         clock().advance(Duration.ofSeconds(10));
         assertEquals(Set.of("a1", "b1"), ids(accept("api", 4)));
+    }
+
+    @Test
+    default void perGroupRateSlotsThatHoldNothingBackAreCleared() {
+        rate("api", 2, Duration.ofSeconds(10), true);
+        for (String group : List.of("a", "b", "c")) {
+            addIn("api", group + "0", group);
+        }
+        assertEquals(3, accept("api", 3).size());
+        clock().advance(Duration.ofSeconds(5));
+        addIn("api", "d0", "d");
+        addIn("api", "d1", "d");
+        addIn("api", "d2", "d");
+        assertEquals(2, accept("api", 3).size(), "d's two slots");
+        clock().advance(Duration.ofSeconds(6));
+        assertEquals(5, groupRateSlots("api").size());
+
+        cleaner().runOnce();
+
+        // a, b and c started 11 s ago, past the window; d's starts 6 s ago still count.
+        assertEquals(List.of("d", "d"), groupRateSlots("api"));
+        assertTrue(accept("api", 3).isEmpty(), "d's kept slots still hold its third start back");
+        clock().advance(Duration.ofSeconds(4));
+        assertEquals(Set.of("d2"), ids(accept("api", 3)));
+        addIn("api", "a1", "a");
+        addIn("api", "a2", "a");
+        addIn("api", "a3", "a");
+        assertEquals(Set.of("a1", "a2"), ids(accept("api", 3)), "a group whose slots were cleared starts up to its count, no more");
+    }
+
+    @Test
+    default void rateSlotsOfALimitChangedAwayFromThemAreCleared() {
+        rate("api", 3, Duration.ofSeconds(60), true);
+        for (int i = 0; i < 3; i++) {
+            addIn("api", "a" + i, "a");
+            addIn("api", "b" + i, "b");
+        }
+        assertEquals(6, accept("api", 6).size());
+        rate("api", 1, Duration.ofSeconds(60), true);
+        cleaner().runOnce();
+        // Each group had taken all three slots; only slot 0 is within the lowered count.
+        assertEquals(List.of(0L, 0L), groupRateSlotNumbers("api"));
+
+        rate("api", 3, Duration.ofSeconds(60), false);
+        cleaner().runOnce();
+        assertEquals(List.of(), groupRateSlots("api"), "a per-type limit has no use for group slots");
+    }
+
+    @Test
+    default void theRateSlotSweepGoesOnWhereItStopped() {
+        rate("api", 1, Duration.ofSeconds(10), true);
+        for (int i = 3; i < 7; i++) {
+            addIn("api", "j" + i, "g" + i);
+        }
+        assertEquals(4, accept("api", 7).size());
+        clock().advance(Duration.ofSeconds(10));
+        // The first three groups in key order start now: a sweep that began again at the start
+        // would read their live slots every time and never reach the stale ones after them.
+        for (int i = 0; i < 3; i++) {
+            addIn("api", "j" + i, "g" + i);
+        }
+        assertEquals(3, accept("api", 7).size());
+        TransactionRunner runner = new TransactionRunner(store(), RetryPolicy.DEFAULT);
+        long now = Times.micros(clock().instant());
+        int sweeps = 0;
+        byte[] after = null;
+        do {
+            byte[] from = after;
+            after = runner.run(tx -> StaleRateSlots.clear(tx, "api", from, 3, now)).after();
+            sweeps++;
+        } while (after != null && sweeps < 20);
+        assertTrue(sweeps > 1 && after == null, "a sweep reads at most its limit and the sweeps end: " + sweeps);
+        assertEquals(List.of("g0", "g1", "g2"), groupRateSlots("api"), "the stale slots cleared, the live ones kept");
+    }
+
+    /** The group of each per-group rate slot of {@code type} in the store, in key order. */
+    private List<String> groupRateSlots(String type) {
+        return rateSlotKeys(type).stream().map(key -> Tuple.fromBytes(key).getString(2)).toList();
+    }
+
+    private List<Long> groupRateSlotNumbers(String type) {
+        return rateSlotKeys(type).stream().map(SlotKeys::slotNumber).toList();
+    }
+
+    private List<byte[]> rateSlotKeys(String type) {
+        return new TransactionRunner(store(), RetryPolicy.DEFAULT).run(tx -> tx
+                .getRange(SlotKeys.groupRateSlotsBegin(type), SlotKeys.groupRateSlotsEnd(type), 0)
+                .stream().map(KeyValue::key).toList());
     }
 
     @Test

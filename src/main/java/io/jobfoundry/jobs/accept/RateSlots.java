@@ -59,7 +59,7 @@ final class RateSlots {
             }
             times = new HashMap<>();
             for (KeyValue kv : tx.snapshot().getRange(JobKeys.begin(prefix), JobKeys.end(prefix), 0)) {
-                times.put(SlotKeys.slotNumber(kv.key()), Tuple.fromBytes(kv.value()).getLong(0));
+                times.put(SlotKeys.slotNumber(kv.key()), SlotKeys.rateSlotTime(kv.value()));
             }
         }
         long start = ThreadLocalRandom.current().nextLong(count);
@@ -81,14 +81,14 @@ final class RateSlots {
     }
 
     private boolean isFree(byte[] value) {
-        return value == null || Tuple.fromBytes(value).getLong(0) + window <= now;
+        return value == null || SlotKeys.rateSlotTime(value) + window <= now;
     }
 
     /** Records a start now under {@code slot} (from {@link #free}), with a read conflict on that key alone. */
     void take(long slot) {
         byte[] key = SlotKeys.slot(prefix, slot);
         tx.addReadConflictKey(key);
-        tx.set(key, Tuple.from(now).pack());
+        tx.set(key, SlotKeys.rateSlotValue(now));
         taken.add(slot);
         candidate = UNKNOWN;
     }

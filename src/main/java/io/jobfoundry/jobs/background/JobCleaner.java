@@ -6,6 +6,7 @@ import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Edits;
 import io.jobfoundry.jobs.records.Groups;
 import io.jobfoundry.jobs.records.JobKeys;
+import io.jobfoundry.jobs.records.StaleRateSlots;
 import io.jobfoundry.jobs.records.TypeRegistry;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.Sync;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -30,26 +32,37 @@ import java.util.function.BooleanSupplier;
  * Replicas may all run it; they conflict on the same keys, and one removes each job.
  *
  * <p>Each run also clears the counters of a few thousand fairness groups that have nothing left
- * ({@link Groups#clearIdle}), going on where the last run stopped, so that the counters of groups
- * that come and go (tenants, customers) do not pile up for good.
+ * ({@link Groups#clearIdle}) and as many per-group rate slots that hold nothing back
+ * ({@link StaleRateSlots}), each sweep going on where the last run stopped, so that the keys of
+ * groups that come and go (tenants, customers) do not pile up for good.
  */
 public final class JobCleaner {
 
     /** Jobs removed per transaction, to begin with ({@link ShrinkingBatches#drain} halves it when too large). */
     static final int BATCH = 200;
 
-    /** Group counter keys one idle-group sweep transaction reads at most. */
+    /** Keys one sweep transaction (idle groups' counters, stale rate slots) reads at most. */
     static final int SWEEP_KEYS = 3_000;
 
     private final EngineContext context;
-    /** Where the idle-group sweep goes on (this replica's own: replicas that sweep the same groups conflict harmlessly). */
-    private String sweepType;
-    private String sweepAfter;
+    private final Sweep<String> idleGroups;
+    private final Sweep<byte[]> staleRateSlots;
     /** Types per probe; halved for good when a probe is too slow ({@link ShrinkingBatches#inChunks}). */
     private final AtomicInteger probeSize = new AtomicInteger(ShrinkingBatches.PROBE_ITEMS);
 
     public JobCleaner(EngineContext context) {
         this.context = context;
+        // Counters and slots cleared in a commit that is lost are cleared by a later run.
+        this.idleGroups = new Sweep<>((type, after) -> {
+            Groups.Swept swept = context.runner().run(tx -> Groups.clearIdle(tx, type, after, SWEEP_KEYS),
+                    Sync.DEFERRABLE);
+            return new Step<>(swept.cleared(), swept.after());
+        });
+        this.staleRateSlots = new Sweep<>((type, after) -> {
+            StaleRateSlots.Swept swept = context.runner().run(
+                    tx -> StaleRateSlots.clear(tx, type, after, SWEEP_KEYS, context.now()), Sync.DEFERRABLE);
+            return new Step<>(swept.cleared(), swept.after());
+        });
     }
 
     /** Removes every finished job past its retention. */
@@ -81,32 +94,47 @@ public final class JobCleaner {
                         }
                     }
                 });
-        sweepIdleGroups(new ArrayList<>(types.keySet()), standDown);
+        List<String> names = new ArrayList<>(types.keySet());
+        idleGroups.run(names, standDown);
+        staleRateSlots.run(names, standDown);
         return removed;
     }
 
     /**
-     * Clears idle groups' counters: a transaction per type from where the last run stopped, until
-     * one reads a full batch (the run's share) or {@link ShrinkingBatches#PROBE_ITEMS} types are
-     * done; answers how many groups it cleared.
+     * One sweep of every type's keys, run after run: a transaction per type from where the last
+     * run stopped, until one reads a full batch (the run's share) or {@link ShrinkingBatches#PROBE_ITEMS}
+     * types are done; answers how many it cleared. The cursor is this replica's own: replicas that
+     * sweep the same keys conflict harmlessly.
      */
-    synchronized int sweepIdleGroups(List<String> types, BooleanSupplier standDown) {
-        int cleared = 0;
-        int at = sweepType == null ? 0 : Math.max(0, types.indexOf(sweepType));
-        for (int n = 0; n < Math.min(types.size(), ShrinkingBatches.PROBE_ITEMS) && !standDown.getAsBoolean(); n++) {
-            String type = types.get((at + n) % types.size());
-            String after = type.equals(sweepType) ? sweepAfter : null;
-            Groups.Swept swept = context.runner().run(tx -> Groups.clearIdle(tx, type, after, SWEEP_KEYS),
-                    Sync.DEFERRABLE); // counters cleared in a commit that is lost are cleared by a later run
-            cleared += swept.cleared();
-            sweepType = type;
-            sweepAfter = swept.after();
-            if (swept.after() != null) {
-                return cleared;
-            }
-            sweepType = types.get((at + n + 1) % types.size());
+    private static final class Sweep<A> {
+        private final BiFunction<String, A, Step<A>> step;
+        private String type;
+        private A after;
+
+        Sweep(BiFunction<String, A, Step<A>> step) {
+            this.step = step;
         }
-        return cleared;
+
+        synchronized int run(List<String> types, BooleanSupplier standDown) {
+            int cleared = 0;
+            int at = type == null ? 0 : Math.max(0, types.indexOf(type));
+            for (int n = 0; n < Math.min(types.size(), ShrinkingBatches.PROBE_ITEMS) && !standDown.getAsBoolean(); n++) {
+                String next = types.get((at + n) % types.size());
+                Step<A> swept = step.apply(next, next.equals(type) ? after : null);
+                cleared += swept.cleared();
+                type = next;
+                after = swept.after();
+                if (after != null) {
+                    return cleared;
+                }
+                type = types.get((at + n + 1) % types.size());
+            }
+            return cleared;
+        }
+    }
+
+    /** What one transaction of a sweep cleared, and where the type's sweep goes on (null: the type is done). */
+    private record Step<A>(int cleared, A after) {
     }
 
     /** A type and result with jobs that finished at or before {@code cutoff}, which its retention lets go of. */

@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.kv.TupleWriter;
 
 /**
  * The keys of concurrency and rate limits: permit slots {@code ("l", type, n)} and
@@ -34,6 +35,24 @@ public final class SlotKeys {
 
     public static Tuple groupRateSlots(String type, String group) {
         return Tuple.from("n", type, group);
+    }
+
+    /** Where the per-group rate slots of {@code type}, every group's, begin and end. */
+    public static byte[] groupRateSlotsBegin(String type) {
+        return TupleWriter.of("n").add(type).rangeBegin();
+    }
+
+    public static byte[] groupRateSlotsEnd(String type) {
+        return TupleWriter.of("n").add(type).rangeEnd();
+    }
+
+    /** A rate slot's value: the time of the last start under it, in microseconds. */
+    public static byte[] rateSlotValue(long micros) {
+        return Tuple.from(micros).pack();
+    }
+
+    public static long rateSlotTime(byte[] value) {
+        return Tuple.fromBytes(value).getLong(0);
     }
 
     /** The slot under {@code slots} numbered {@code slot}, any of the four kinds above. */
