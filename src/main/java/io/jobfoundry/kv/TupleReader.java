@@ -35,6 +35,13 @@ public final class TupleReader {
         return new TupleReader(bytes);
     }
 
+    /** A reader of the elements that begin at {@code offset}: those after a packed prefix of that length. */
+    public static TupleReader at(byte[] bytes, int offset) {
+        TupleReader reader = new TupleReader(bytes);
+        reader.position = offset;
+        return reader;
+    }
+
     /** Whether an element is left to read. */
     public boolean hasNext() {
         return position < bytes.length;

@@ -42,6 +42,14 @@ public final class TupleWriter {
         return new TupleWriter(32).add(first);
     }
 
+    /** A tuple that begins with the elements of {@code packed}, a tuple this writer or {@code Tuple} packed. */
+    public static TupleWriter after(byte[] packed) {
+        TupleWriter writer = new TupleWriter(packed.length + 16);
+        System.arraycopy(packed, 0, writer.bytes, 0, packed.length);
+        writer.size = packed.length;
+        return writer;
+    }
+
     /** An empty tuple with room for {@code capacity} bytes before it grows. */
     public static TupleWriter withCapacity(int capacity) {
         return new TupleWriter(capacity);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.Concurrency;
@@ -341,11 +340,11 @@ public interface FlowLimitContract extends EngineFixture {
 
     /** The group of each per-group rate slot of {@code type} in the store, in key order. */
     private List<String> groupRateSlots(String type) {
-        return rateSlotKeys(type).stream().map(key -> Tuple.fromBytes(key).getString(2)).toList();
+        return rateSlotKeys(type).stream().map(key -> SlotKeys.groupRateSlot(key).group()).toList();
     }
 
     private List<Long> groupRateSlotNumbers(String type) {
-        return rateSlotKeys(type).stream().map(SlotKeys::slotNumber).toList();
+        return rateSlotKeys(type).stream().map(key -> SlotKeys.groupRateSlot(key).slot()).toList();
     }
 
     private List<byte[]> rateSlotKeys(String type) {

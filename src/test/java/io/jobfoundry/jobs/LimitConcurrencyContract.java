@@ -15,7 +15,6 @@ import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.model.RateLimit;
-import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.records.SlotKeys;
 import io.jobfoundry.jobs.waits.JobWaits;
 import io.jobfoundry.kv.FaultInjectingStore;
@@ -149,12 +148,14 @@ public abstract class LimitConcurrencyContract {
 
             // Limits set now hand every running job its permits: as many slots as jobs run, per group too.
             engine.configureType(TYPE, s -> s.withLimits(new Concurrency(Concurrency.MAX_LIMIT, Concurrency.MAX_LIMIT), null));
-            long typeSlots = opened.runOnce(tx -> (long) tx.getRange(JobKeys.begin(SlotKeys.typeSlots(TYPE)),
-                    JobKeys.end(SlotKeys.typeSlots(TYPE)), 0).size(), Duration.ofSeconds(30));
+            SlotKeys.LimitSlots ofType = SlotKeys.typeSlots(TYPE);
+            long typeSlots = opened.runOnce(tx -> (long) tx.getRange(ofType.begin(), ofType.end(), 0).size(),
+                    Duration.ofSeconds(30));
             assertEquals(running, typeSlots, "type slots held, against jobs running");
             for (GroupCounts group : engine.groups(TYPE, 1000, null).orElseThrow().groups()) {
-                long groupSlots = opened.runOnce(tx -> (long) tx.getRange(JobKeys.begin(SlotKeys.groupSlots(TYPE, group.group())),
-                        JobKeys.end(SlotKeys.groupSlots(TYPE, group.group())), 0).size(), Duration.ofSeconds(30));
+                SlotKeys.LimitSlots ofGroup = SlotKeys.groupSlots(TYPE, group.group());
+                long groupSlots = opened.runOnce(tx -> (long) tx.getRange(ofGroup.begin(), ofGroup.end(), 0).size(),
+                        Duration.ofSeconds(30));
                 assertEquals(group.running(), groupSlots, "slots held in group " + group.group());
             }
         } finally {

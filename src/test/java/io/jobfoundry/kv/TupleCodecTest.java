@@ -63,6 +63,28 @@ class TupleCodecTest {
         }
     }
 
+    /** A tuple continued from a packed prefix, and read from where the prefix ends, as limits' slot keys are. */
+    @Test
+    void continuesAndReadsOnFromAPackedPrefix() {
+        SplittableRandom random = new SplittableRandom(5);
+        for (int n = 0; n < 5_000; n++) {
+            List<Object> prefix = randomElements(random, 1 + random.nextInt(4), true);
+            List<Object> rest = randomElements(random, 1 + random.nextInt(3), true);
+            byte[] packed = Tuple.fromList(prefix).pack();
+            TupleWriter writer = TupleWriter.after(packed);
+            rest.forEach(e -> write(writer, e));
+            List<Object> all = new ArrayList<>(prefix);
+            all.addAll(rest);
+            byte[] expected = Tuple.fromList(all).pack();
+            assertArrayEquals(expected, writer.pack(), () -> "elements " + all);
+            TupleReader reader = TupleReader.at(expected, packed.length);
+            for (Object element : rest) {
+                assertElement(element, reader);
+            }
+            assertFalse(reader.hasNext());
+        }
+    }
+
     @Test
     void integersKeepTheirOrderAndValueAtTheEdges() {
         for (long value : EDGES) {

@@ -1,7 +1,5 @@
 package io.jobfoundry.jobs.accept;
 
-import com.apple.foundationdb.tuple.Tuple;
-import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.records.SlotKeys;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvTransaction;
@@ -27,7 +25,7 @@ final class Permits {
     private static final long UNKNOWN = -2;
 
     private final KvTransaction tx;
-    private final Tuple prefix;
+    private final SlotKeys.LimitSlots slots;
     private final int max;
     /** Slots held by running jobs, once read in full; null until then. */
     private Set<Long> held;
@@ -36,9 +34,9 @@ final class Permits {
     /** The slot {@link #free} found, kept until taken so that asking again reads nothing more. */
     private long candidate = UNKNOWN;
 
-    Permits(KvTransaction tx, Tuple prefix, int max) {
+    Permits(KvTransaction tx, SlotKeys.LimitSlots slots, int max) {
         this.tx = tx;
-        this.prefix = prefix;
+        this.slots = slots;
         this.max = max;
     }
 
@@ -48,12 +46,12 @@ final class Permits {
             return candidate;
         }
         if (held == null) {
-            if (max <= SMALL || !tx.snapshot().getRange(SlotKeys.slot(prefix, max), JobKeys.end(prefix), 1).isEmpty()) {
+            if (max <= SMALL || !tx.snapshot().getRange(slots.slot(max), slots.end(), 1).isEmpty()) {
                 load();
             } else {
                 for (int i = 0; i < PROBES; i++) {
                     long slot = ThreadLocalRandom.current().nextLong(max);
-                    if (!taken.contains(slot) && tx.snapshot().get(SlotKeys.slot(prefix, slot)) == null) {
+                    if (!taken.contains(slot) && tx.snapshot().get(slots.slot(slot)) == null) {
                         return candidate = slot;
                     }
                 }
@@ -75,9 +73,9 @@ final class Permits {
 
     /** Takes {@code slot} (from {@link #free}) for the job {@code id}: a read conflict on that key alone. */
     void take(long slot, String id) {
-        byte[] key = SlotKeys.slot(prefix, slot);
+        byte[] key = slots.slot(slot);
         tx.addReadConflictKey(key);
-        tx.set(key, Tuple.from(id).pack());
+        tx.set(key, SlotKeys.permitValue(id));
         taken.add(slot);
         candidate = UNKNOWN;
     }
@@ -101,10 +99,10 @@ final class Permits {
     }
 
     private void read(boolean conflict) {
-        List<KeyValue> slots = (conflict ? tx : tx.snapshot()).getRange(JobKeys.begin(prefix), JobKeys.end(prefix), 0);
+        List<KeyValue> read = (conflict ? tx : tx.snapshot()).getRange(slots.begin(), slots.end(), 0);
         held = new HashSet<>();
-        for (KeyValue kv : slots) {
-            long slot = SlotKeys.slotNumber(kv.key());
+        for (KeyValue kv : read) {
+            long slot = slots.number(kv.key());
             if (!taken.contains(slot)) {
                 held.add(slot);
             }

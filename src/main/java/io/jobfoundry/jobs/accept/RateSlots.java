@@ -1,7 +1,5 @@
 package io.jobfoundry.jobs.accept;
 
-import com.apple.foundationdb.tuple.Tuple;
-import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.records.SlotKeys;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvTransaction;
@@ -24,7 +22,7 @@ final class RateSlots {
     private static final long UNKNOWN = -2;
 
     private final KvTransaction tx;
-    private final Tuple prefix;
+    private final SlotKeys.LimitSlots slots;
     private final int count;
     private final long window;
     private final long now;
@@ -35,9 +33,9 @@ final class RateSlots {
     /** When the first busy slot frees (microseconds), as far as this transaction looked; MAX_VALUE if not known. */
     private long nextFree = Long.MAX_VALUE;
 
-    RateSlots(KvTransaction tx, Tuple prefix, int count, long windowMicros, long now) {
+    RateSlots(KvTransaction tx, SlotKeys.LimitSlots slots, int count, long windowMicros, long now) {
         this.tx = tx;
-        this.prefix = prefix;
+        this.slots = slots;
         this.count = count;
         this.window = windowMicros;
         this.now = now;
@@ -52,14 +50,14 @@ final class RateSlots {
             if (count > Permits.SMALL) {
                 for (int i = 0; i < PROBES; i++) {
                     long slot = ThreadLocalRandom.current().nextLong(count);
-                    if (!taken.contains(slot) && isFree(tx.snapshot().get(SlotKeys.slot(prefix, slot)))) {
+                    if (!taken.contains(slot) && isFree(tx.snapshot().get(slots.slot(slot)))) {
                         return candidate = slot;
                     }
                 }
             }
             times = new HashMap<>();
-            for (KeyValue kv : tx.snapshot().getRange(JobKeys.begin(prefix), JobKeys.end(prefix), 0)) {
-                times.put(SlotKeys.slotNumber(kv.key()), SlotKeys.rateSlotTime(kv.value()));
+            for (KeyValue kv : tx.snapshot().getRange(slots.begin(), slots.end(), 0)) {
+                times.put(slots.number(kv.key()), SlotKeys.rateSlotTime(kv.value()));
             }
         }
         long start = ThreadLocalRandom.current().nextLong(count);
@@ -86,7 +84,7 @@ final class RateSlots {
 
     /** Records a start now under {@code slot} (from {@link #free}), with a read conflict on that key alone. */
     void take(long slot) {
-        byte[] key = SlotKeys.slot(prefix, slot);
+        byte[] key = slots.slot(slot);
         tx.addReadConflictKey(key);
         tx.set(key, SlotKeys.rateSlotValue(now));
         taken.add(slot);

@@ -182,6 +182,10 @@ public final class JobKeys {
         return TupleWriter.of("a").add(type).rangeBegin();
     }
 
+    public static byte[] activityEnd(String type) {
+        return TupleWriter.of("a").add(type).rangeEnd();
+    }
+
     /** The end of the activity keys at or before {@code stamp}. */
     public static byte[] activityThrough(String type, Versionstamp stamp) {
         return concat(activity(type, stamp), new byte[] {0x00});

@@ -1,6 +1,6 @@
 package io.jobfoundry.jobs.records;
 
-import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.kv.TupleReader;
 import io.jobfoundry.kv.TupleWriter;
 
 /**
@@ -13,28 +13,50 @@ public final class SlotKeys {
     private SlotKeys() {
     }
 
-    public static byte[] typeSlot(String type, long slot) {
-        return Tuple.from("l", type, slot).pack();
+    /** One limit's slots: the packed tuple every key of them begins with. */
+    public record LimitSlots(byte[] prefix) {
+
+        /** The slot numbered {@code slot}. */
+        public byte[] slot(long slot) {
+            return TupleWriter.after(prefix).add(slot).pack();
+        }
+
+        public byte[] begin() {
+            return TupleWriter.after(prefix).rangeBegin();
+        }
+
+        public byte[] end() {
+            return TupleWriter.after(prefix).rangeEnd();
+        }
+
+        /** The number of a slot key of these slots. */
+        public long number(byte[] key) {
+            return TupleReader.at(key, prefix.length).integer();
+        }
     }
 
-    public static Tuple typeSlots(String type) {
-        return Tuple.from("l", type);
+    public static byte[] typeSlot(String type, long slot) {
+        return TupleWriter.of("l").add(type).add(slot).pack();
+    }
+
+    public static LimitSlots typeSlots(String type) {
+        return new LimitSlots(TupleWriter.of("l").add(type).pack());
     }
 
     public static byte[] groupSlot(String type, String group, long slot) {
-        return Tuple.from("m", type, group, slot).pack();
+        return TupleWriter.of("m").add(type).add(group).add(slot).pack();
     }
 
-    public static Tuple groupSlots(String type, String group) {
-        return Tuple.from("m", type, group);
+    public static LimitSlots groupSlots(String type, String group) {
+        return new LimitSlots(TupleWriter.of("m").add(type).add(group).pack());
     }
 
-    public static Tuple typeRateSlots(String type) {
-        return Tuple.from("q", type);
+    public static LimitSlots typeRateSlots(String type) {
+        return new LimitSlots(TupleWriter.of("q").add(type).pack());
     }
 
-    public static Tuple groupRateSlots(String type, String group) {
-        return Tuple.from("n", type, group);
+    public static LimitSlots groupRateSlots(String type, String group) {
+        return new LimitSlots(TupleWriter.of("n").add(type).add(group).pack());
     }
 
     /** Where the per-group rate slots of {@code type}, every group's, begin and end. */
@@ -46,23 +68,26 @@ public final class SlotKeys {
         return TupleWriter.of("n").add(type).rangeEnd();
     }
 
+    /** The group and number of a per-group rate slot's key ({@code ("n", type, group, n)}). */
+    public record GroupSlot(String group, long slot) {
+    }
+
+    public static GroupSlot groupRateSlot(byte[] key) {
+        TupleReader reader = TupleReader.of(key).skip(2);
+        return new GroupSlot(reader.string(), reader.integer());
+    }
+
+    /** A permit slot's value: the id of the job that holds it. */
+    public static byte[] permitValue(String id) {
+        return TupleWriter.withCapacity(id.length() + 3).add(id).pack();
+    }
+
     /** A rate slot's value: the time of the last start under it, in microseconds. */
     public static byte[] rateSlotValue(long micros) {
-        return Tuple.from(micros).pack();
+        return TupleWriter.withCapacity(9).add(micros).pack();
     }
 
     public static long rateSlotTime(byte[] value) {
-        return Tuple.fromBytes(value).getLong(0);
-    }
-
-    /** The slot under {@code slots} numbered {@code slot}, any of the four kinds above. */
-    public static byte[] slot(Tuple slots, long slot) {
-        return slots.add(slot).pack();
-    }
-
-    /** The number of a slot key under {@code slots} (its last element). */
-    public static long slotNumber(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return tuple.getLong(tuple.size() - 1);
+        return TupleReader.of(value).integer();
     }
 }

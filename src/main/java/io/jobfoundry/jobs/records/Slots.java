@@ -1,6 +1,5 @@
 package io.jobfoundry.jobs.records;
 
-import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.model.Concurrency;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.TypeSettings;
@@ -59,7 +58,7 @@ public final class Slots {
         Set<Long> typeTaken = null;
         Map<String, Set<Long>> groupTaken = new HashMap<>();
         int adopted = 0;
-        for (KeyValue kv : tx.getRange(JobKeys.activityBegin(type), JobKeys.end(Tuple.from("a", type)), 0)) {
+        for (KeyValue kv : tx.getRange(JobKeys.activityBegin(type), JobKeys.activityEnd(type), 0)) {
             JobRecord r = JobRecord.load(tx, type, JobKeys.activityEntry(kv.key(), kv.value()).id());
             if (r == null || r.state() != JobState.RUNNING) {
                 continue;
@@ -73,14 +72,14 @@ public final class Slots {
                     typeTaken = taken(tx, SlotKeys.typeSlots(type));
                 }
                 typeSlot = lowestFree(typeTaken);
-                tx.set(SlotKeys.typeSlot(type, typeSlot), Tuple.from(r.id()).pack());
+                tx.set(SlotKeys.typeSlot(type, typeSlot), SlotKeys.permitValue(r.id()));
             }
             if (groupLimit && groupSlot == null) {
                 group = r.group();
                 String g = group;
                 Set<Long> taken = groupTaken.computeIfAbsent(g, k -> taken(tx, SlotKeys.groupSlots(type, g)));
                 groupSlot = lowestFree(taken);
-                tx.set(SlotKeys.groupSlot(type, group, groupSlot), Tuple.from(r.id()).pack());
+                tx.set(SlotKeys.groupSlot(type, group, groupSlot), SlotKeys.permitValue(r.id()));
             }
             HeldSlots now = new HeldSlots(typeSlot, group, groupSlot);
             if (!now.equals(held)) {
@@ -92,10 +91,10 @@ public final class Slots {
         return adopted;
     }
 
-    private static Set<Long> taken(KvTransaction tx, Tuple slots) {
+    private static Set<Long> taken(KvTransaction tx, SlotKeys.LimitSlots slots) {
         Set<Long> taken = new HashSet<>();
-        for (KeyValue kv : tx.getRange(JobKeys.begin(slots), JobKeys.end(slots), 0)) {
-            taken.add(SlotKeys.slotNumber(kv.key()));
+        for (KeyValue kv : tx.getRange(slots.begin(), slots.end(), 0)) {
+            taken.add(slots.number(kv.key()));
         }
         return taken;
     }

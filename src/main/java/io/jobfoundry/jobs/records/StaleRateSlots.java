@@ -43,7 +43,7 @@ public final class StaleRateSlots {
         List<KeyValue> slots = tx.snapshot().getRange(from, SlotKeys.groupRateSlotsEnd(type), limit);
         int cleared = 0;
         for (KeyValue slot : slots) {
-            boolean stale = !perGroup || SlotKeys.slotNumber(slot.key()) >= rate.count()
+            boolean stale = !perGroup || SlotKeys.groupRateSlot(slot.key()).slot() >= rate.count()
                     || SlotKeys.rateSlotTime(slot.value()) + windowMicros <= now;
             if (stale) {
                 tx.addReadConflictKey(slot.key());
