@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.background.OutcomeRetention;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.Change;
@@ -199,7 +198,7 @@ public interface AddAndRemoveContract extends EngineFixture {
     }
 
     private int outcomeRecords() {
-        return engine().context().runner().run(tx -> tx.getRange(JobKeys.outcomesBegin(), JobKeys.end(Tuple.from("o")), 0)).size();
+        return engine().context().runner().run(tx -> tx.getRange(JobKeys.outcomesBegin(), JobKeys.outcomesEnd(), 0)).size();
     }
 
     @Test

@@ -1,7 +1,8 @@
 package io.jobfoundry.jobs.records;
 
-import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.model.JobRef;
+import io.jobfoundry.kv.TupleReader;
+import io.jobfoundry.kv.TupleWriter;
 
 /**
  * The keys of dependencies ({@link Dependencies}): edges {@code ("e", parentType, parentId,
@@ -14,42 +15,42 @@ public final class DependencyKeys {
     }
 
     public static byte[] edge(String parentType, String parentId, String childType, String childId) {
-        return Tuple.from("e", parentType, parentId, childType, childId).pack();
+        return TupleWriter.of("e").add(parentType).add(parentId).add(childType).add(childId).pack();
     }
 
     public static byte[] edgesBegin(String parentType, String parentId) {
-        return JobKeys.begin(Tuple.from("e", parentType, parentId));
+        return TupleWriter.of("e").add(parentType).add(parentId).rangeBegin();
     }
 
     public static byte[] edgesEnd(String parentType, String parentId) {
-        return JobKeys.end(Tuple.from("e", parentType, parentId));
+        return TupleWriter.of("e").add(parentType).add(parentId).rangeEnd();
     }
 
     public static byte[] marker(String type, String id) {
-        return Tuple.from("z", type, id).pack();
+        return TupleWriter.of("z").add(type).add(id).pack();
     }
 
     public static byte[] markersBegin() {
-        return JobKeys.begin(Tuple.from("z"));
+        return TupleWriter.of("z").rangeBegin();
     }
 
     public static byte[] markersEnd() {
-        return JobKeys.end(Tuple.from("z"));
+        return TupleWriter.of("z").rangeEnd();
     }
 
     public static byte[] resolverWatch() {
-        return Tuple.from("y").pack();
+        return TupleWriter.of("y").pack();
     }
 
     /** An {@link #edge} key: the job waiting. */
     public static JobRef childOfEdge(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return new JobRef(tuple.getString(3), tuple.getString(4));
+        TupleReader reader = TupleReader.of(key).skip(3);
+        return new JobRef(reader.string(), reader.string());
     }
 
     /** A {@link #marker} key: the job that finished or went. */
     public static JobRef jobOfMarker(byte[] key) {
-        Tuple tuple = Tuple.fromBytes(key);
-        return new JobRef(tuple.getString(1), tuple.getString(2));
+        TupleReader reader = TupleReader.of(key).skip(1);
+        return new JobRef(reader.string(), reader.string());
     }
 }

@@ -1,6 +1,5 @@
 package io.jobfoundry.jobs.records;
 
-import com.apple.foundationdb.tuple.Tuple;
 import com.apple.foundationdb.tuple.Versionstamp;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.Priority;
@@ -72,8 +71,6 @@ import java.util.Arrays;
  * versionstamps, which are commit order (couch_jobs).
  */
 public final class JobKeys {
-
-    private static final byte[] END = {(byte) 0xFF};
 
     private JobKeys() {
     }
@@ -277,6 +274,10 @@ public final class JobKeys {
         return TupleWriter.of("o").rangeBegin();
     }
 
+    public static byte[] outcomesEnd() {
+        return TupleWriter.of("o").rangeEnd();
+    }
+
     public static byte[] outcomesBefore(long at) {
         return TupleWriter.of("o").add(at).pack();
     }
@@ -394,14 +395,6 @@ public final class JobKeys {
             }
             return null;
         }
-    }
-
-    public static byte[] begin(Tuple prefix) {
-        return concat(prefix.pack(), new byte[] {0x00});
-    }
-
-    public static byte[] end(Tuple prefix) {
-        return concat(prefix.pack(), END);
     }
 
     private static byte[] concat(byte[] a, byte[] b) {
