@@ -57,9 +57,9 @@ public class BulkBodiesBenchmark {
         for (int i = 0; i < ITEMS; i++) {
             String item = switch (data) {
                 case "small" -> "{\"t\":" + (1_790_000_000_000_000_000L + i) + "}";
-                case "text" -> "{ \"order\": " + i + ", \"customer\": {\"name\": \"Zoë Ølsen\", \"tier\": \"gold\"},\n"
-                        + "  \"lines\": [{\"sku\": \"A-1\", \"qty\": 2, \"price\": 12.50}, {\"sku\": \"B-2\","
-                        + " \"qty\": 1, \"price\": 1e3}], \"note\": \"rush – call first\" }";
+                case "text" -> "{ \"order\": " + i + ", \"customer\": {\"name\": \"Zoë Ølsen\", \"tier\":"
+                        + " \"gold\"},\n  \"lines\": [{\"sku\": \"A-1\", \"qty\": 2, \"price\": 12.50}, {\"sku\":"
+                        + " \"B-2\", \"qty\": 1, \"price\": 1e3}], \"note\": \"rush – call first\" }";
                 default -> "{ \"order\": " + i + ", \"customer\": {\"name\": \"Zo\\u00eb \\u00d8lsen\", \"tier\":"
                         + " \"gold\"},\n  \"lines\": [{\"sku\": \"A-1\", \"qty\": 2, \"price\": 12.50}, {\"sku\":"
                         + " \"B\\/2\", \"qty\": 1, \"price\": 1e3}], \"note\": \"rush \\u2013 call first\" }";

@@ -105,8 +105,8 @@ class JsonBodyTest {
 
     /** Unique per member index (the body reader refuses duplicate names); -1 for any string. */
     private static String randomString(SplittableRandom random, int member) {
-        String[] pieces = {"a", "Z", " ", "é", "€", "😀", "\\\"", "\\\\", "\\/", "\\u0041", "\\n", "\\ud83d\\ude00",
-            "\\u00e9", "{", "]", ":", ","};
+        String[] pieces = {"a", "Z", " ", "é", "€", "😀", "\\\"", "\\\\", "\\/", "\\u0041", "\\n",
+            "\\ud83d\\ude00", "\\u00e9", "{", "]", ":", ","};
         StringBuilder text = new StringBuilder("\"");
         if (member >= 0) {
             text.append('m').append(member);

@@ -198,7 +198,8 @@ public interface AddAndRemoveContract extends EngineFixture {
     }
 
     private int outcomeRecords() {
-        return engine().context().runner().run(tx -> tx.getRange(JobKeys.outcomesBegin(), JobKeys.outcomesEnd(), 0)).size();
+        return engine().context().runner()
+                .run(tx -> tx.getRange(JobKeys.outcomesBegin(), JobKeys.outcomesEnd(), 0)).size();
     }
 
     @Test

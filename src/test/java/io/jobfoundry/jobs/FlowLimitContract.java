@@ -290,7 +290,8 @@ public interface FlowLimitContract extends EngineFixture {
         addIn("api", "a1", "a");
         addIn("api", "a2", "a");
         addIn("api", "a3", "a");
-        assertEquals(Set.of("a1", "a2"), ids(accept("api", 3)), "a group whose slots were cleared starts up to its count, no more");
+        assertEquals(Set.of("a1", "a2"), ids(accept("api", 3)),
+                "a group whose slots were cleared starts up to its count, no more");
     }
 
     @Test

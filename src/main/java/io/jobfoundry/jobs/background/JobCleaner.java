@@ -118,7 +118,8 @@ public final class JobCleaner {
         synchronized int run(List<String> types, BooleanSupplier standDown) {
             int cleared = 0;
             int at = type == null ? 0 : Math.max(0, types.indexOf(type));
-            for (int n = 0; n < Math.min(types.size(), ShrinkingBatches.PROBE_ITEMS) && !standDown.getAsBoolean(); n++) {
+            int turns = Math.min(types.size(), ShrinkingBatches.PROBE_ITEMS);
+            for (int n = 0; n < turns && !standDown.getAsBoolean(); n++) {
                 String next = types.get((at + n) % types.size());
                 Step<A> swept = step.apply(next, next.equals(type) ? after : null);
                 cleared += swept.cleared();
