@@ -14,7 +14,13 @@ public final class SlotKeys {
     }
 
     /** One limit's slots: the packed tuple every key of them begins with. */
-    public record LimitSlots(byte[] prefix) {
+    public static final class LimitSlots {
+
+        private final byte[] prefix;
+
+        private LimitSlots(byte[] prefix) {
+            this.prefix = prefix;
+        }
 
         /** The slot numbered {@code slot}. */
         public byte[] slot(long slot) {
