@@ -53,16 +53,10 @@ public final class JobCleaner {
     public JobCleaner(EngineContext context) {
         this.context = context;
         // Counters and slots cleared in a commit that is lost are cleared by a later run.
-        this.idleGroups = new Sweep<>((type, after) -> {
-            Groups.Swept swept = context.runner().run(tx -> Groups.clearIdle(tx, type, after, SWEEP_KEYS),
-                    Sync.DEFERRABLE);
-            return new Step<>(swept.cleared(), swept.after());
-        });
-        this.staleRateSlots = new Sweep<>((type, after) -> {
-            StaleRateSlots.Swept swept = context.runner().run(
-                    tx -> StaleRateSlots.clear(tx, type, after, SWEEP_KEYS, context.now()), Sync.DEFERRABLE);
-            return new Step<>(swept.cleared(), swept.after());
-        });
+        this.idleGroups = new Sweep<>((type, after) -> context.runner()
+                .run(tx -> Groups.clearIdle(tx, type, after, SWEEP_KEYS), Sync.DEFERRABLE).after());
+        this.staleRateSlots = new Sweep<>((type, after) -> context.runner()
+                .run(tx -> StaleRateSlots.clear(tx, type, after, SWEEP_KEYS, context.now()), Sync.DEFERRABLE).after());
     }
 
     /** Removes every finished job past its retention. */
@@ -103,39 +97,32 @@ public final class JobCleaner {
     /**
      * One sweep of every type's keys, run after run: a transaction per type from where the last
      * run stopped, until one reads a full batch (the run's share) or {@link ShrinkingBatches#PROBE_ITEMS}
-     * types are done; answers how many it cleared. The cursor is this replica's own: replicas that
-     * sweep the same keys conflict harmlessly.
+     * types are done. The cursor is this replica's own: replicas that sweep the same keys conflict
+     * harmlessly.
      */
     private static final class Sweep<A> {
-        private final BiFunction<String, A, Step<A>> step;
+        /** One transaction over a type's keys from a cursor (null: the start): where it stopped, null when done. */
+        private final BiFunction<String, A, A> step;
         private String type;
         private A after;
 
-        Sweep(BiFunction<String, A, Step<A>> step) {
+        Sweep(BiFunction<String, A, A> step) {
             this.step = step;
         }
 
-        synchronized int run(List<String> types, BooleanSupplier standDown) {
-            int cleared = 0;
+        synchronized void run(List<String> types, BooleanSupplier standDown) {
             int at = type == null ? 0 : Math.max(0, types.indexOf(type));
             int turns = Math.min(types.size(), ShrinkingBatches.PROBE_ITEMS);
             for (int n = 0; n < turns && !standDown.getAsBoolean(); n++) {
                 String next = types.get((at + n) % types.size());
-                Step<A> swept = step.apply(next, next.equals(type) ? after : null);
-                cleared += swept.cleared();
+                after = step.apply(next, next.equals(type) ? after : null);
                 type = next;
-                after = swept.after();
                 if (after != null) {
-                    return cleared;
+                    return;
                 }
                 type = types.get((at + n + 1) % types.size());
             }
-            return cleared;
         }
-    }
-
-    /** What one transaction of a sweep cleared, and where the type's sweep goes on (null: the type is done). */
-    private record Step<A>(int cleared, A after) {
     }
 
     /** A type and result with jobs that finished at or before {@code cutoff}, which its retention lets go of. */

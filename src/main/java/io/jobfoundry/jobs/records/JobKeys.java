@@ -282,7 +282,7 @@ public final class JobKeys {
         return TupleWriter.of("o").add(at).pack();
     }
 
-    /** The first edge key after {@code key}: where a page of a parent's edges continues. */
+    /** The first key after {@code key}: where a page (of a parent's edges, of a sweep's keys) continues. */
     public static byte[] after(byte[] key) {
         return concat(key, new byte[] {0x00});
     }

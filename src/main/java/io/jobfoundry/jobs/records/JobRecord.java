@@ -199,10 +199,10 @@ public final class JobRecord extends RecordFields {
      */
     private void giveBack(KvTransaction tx, HeldSlots held) {
         if (held.typeSlot() != null) {
-            tx.clear(SlotKeys.typeSlot(type, held.typeSlot()));
+            tx.clear(SlotKeys.typeSlots(type).slot(held.typeSlot()));
         }
         if (held.groupSlot() != null) {
-            tx.clear(SlotKeys.groupSlot(type, held.group(), held.groupSlot()));
+            tx.clear(SlotKeys.groupSlots(type, held.group()).slot(held.groupSlot()));
             tx.set(JobKeys.group(type, held.group()), new byte[0]);
         }
         announceReady(tx, type);

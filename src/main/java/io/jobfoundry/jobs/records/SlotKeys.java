@@ -41,16 +41,8 @@ public final class SlotKeys {
         }
     }
 
-    public static byte[] typeSlot(String type, long slot) {
-        return TupleWriter.of("l").add(type).add(slot).pack();
-    }
-
     public static LimitSlots typeSlots(String type) {
         return new LimitSlots(TupleWriter.of("l").add(type).pack());
-    }
-
-    public static byte[] groupSlot(String type, String group, long slot) {
-        return TupleWriter.of("m").add(type).add(group).add(slot).pack();
     }
 
     public static LimitSlots groupSlots(String type, String group) {

@@ -72,14 +72,14 @@ public final class Slots {
                     typeTaken = taken(tx, SlotKeys.typeSlots(type));
                 }
                 typeSlot = lowestFree(typeTaken);
-                tx.set(SlotKeys.typeSlot(type, typeSlot), SlotKeys.permitValue(r.id()));
+                tx.set(SlotKeys.typeSlots(type).slot(typeSlot), SlotKeys.permitValue(r.id()));
             }
             if (groupLimit && groupSlot == null) {
                 group = r.group();
                 String g = group;
                 Set<Long> taken = groupTaken.computeIfAbsent(g, k -> taken(tx, SlotKeys.groupSlots(type, g)));
                 groupSlot = lowestFree(taken);
-                tx.set(SlotKeys.groupSlot(type, group, groupSlot), SlotKeys.permitValue(r.id()));
+                tx.set(SlotKeys.groupSlots(type, group).slot(groupSlot), SlotKeys.permitValue(r.id()));
             }
             HeldSlots now = new HeldSlots(typeSlot, group, groupSlot);
             if (!now.equals(held)) {

@@ -4,7 +4,6 @@ import io.jobfoundry.jobs.model.RateLimit;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvTransaction;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -39,7 +38,7 @@ public final class StaleRateSlots {
         RateLimit rate = settings == null ? null : settings.rateLimit();
         boolean perGroup = rate != null && rate.perGroup();
         long windowMicros = perGroup ? rate.window().toNanos() / 1_000 : 0;
-        byte[] from = after == null ? SlotKeys.groupRateSlotsBegin(type) : Arrays.copyOf(after, after.length + 1);
+        byte[] from = after == null ? SlotKeys.groupRateSlotsBegin(type) : JobKeys.after(after);
         List<KeyValue> slots = tx.snapshot().getRange(from, SlotKeys.groupRateSlotsEnd(type), limit);
         int cleared = 0;
         for (KeyValue slot : slots) {

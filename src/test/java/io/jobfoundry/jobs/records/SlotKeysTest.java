@@ -22,14 +22,12 @@ class SlotKeysTest {
     void slotKeysAreTheTupleEncodingTheyAlwaysWere() {
         for (String type : TYPES) {
             for (long slot : SLOTS) {
-                assertArrayEquals(Tuple.from("l", type, slot).pack(), SlotKeys.typeSlot(type, slot));
                 assertArrayEquals(Tuple.from("l", type, slot).pack(), SlotKeys.typeSlots(type).slot(slot));
                 assertArrayEquals(Tuple.from("q", type, slot).pack(), SlotKeys.typeRateSlots(type).slot(slot));
                 assertEquals(slot, SlotKeys.typeSlots(type).number(Tuple.from("l", type, slot).pack()));
                 for (String group : GROUPS) {
                     byte[] permit = Tuple.from("m", type, group, slot).pack();
                     byte[] rate = Tuple.from("n", type, group, slot).pack();
-                    assertArrayEquals(permit, SlotKeys.groupSlot(type, group, slot));
                     assertArrayEquals(permit, SlotKeys.groupSlots(type, group).slot(slot));
                     assertArrayEquals(rate, SlotKeys.groupRateSlots(type, group).slot(slot));
                     assertEquals(slot, SlotKeys.groupRateSlots(type, group).number(rate));
