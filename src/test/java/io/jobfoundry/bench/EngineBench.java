@@ -35,9 +35,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code noisy}: 90% of the jobs from one group, the rest from 20 small groups, 8 workers
  *       draining them: each group's p95 wait from creation to accept;</li>
  *   <li>{@code limits}: accept throughput with 1,000 groups each limited to 2 running, against
- *       no limit ({@link LimitsBench}).</li>
+ *       no limit ({@link LimitsBench});</li>
+ *   <li>{@code bulk}: the bulk workload's creates, accepts and finishes, and what they cost the
+ *       store's committer thread ({@link BulkCycleBench}).</li>
  * </ul>
- * <pre>./mvnw -B -q -Pbench test-compile exec:java -Dexec.args="engine scale|noisy|purge|limits [count]"</pre>
+ * <pre>./mvnw -B -q -Pbench test-compile exec:java -Dexec.args="engine scale|noisy|purge|limits|bulk [count]"</pre>
  */
 public final class EngineBench {
 
@@ -51,7 +53,9 @@ public final class EngineBench {
             case "noisy" -> noisy();
             case "purge" -> PurgeBench.run(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
             case "limits" -> LimitsBench.run(args.length > 1 ? Integer.parseInt(args[1]) : 40_000);
-            default -> throw new IllegalArgumentException("scenario: scale | noisy | purge | limits");
+            case "bulk" -> BulkCycleBench.run(args.length > 1 ? Integer.parseInt(args[1]) : 50_000,
+                    args.length > 2 ? Integer.parseInt(args[2]) : 5);
+            default -> throw new IllegalArgumentException("scenario: scale | noisy | purge | limits | bulk");
         }
     }
 
