@@ -12,6 +12,7 @@ import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.ItemResult;
 import io.jobfoundry.jobs.model.NewJob;
 import io.jobfoundry.jobs.model.TypeNames;
+import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Adds;
 import io.jobfoundry.jobs.records.Processing;
 import io.jobfoundry.jobs.records.Runs;
@@ -19,13 +20,16 @@ import io.jobfoundry.jobs.records.Texts;
 import io.jobfoundry.jobs.records.Step;
 import io.jobfoundry.jobs.records.Times;
 import io.jobfoundry.jobs.records.Tokens;
+import io.jobfoundry.jobs.records.TypeRegistry;
 import io.jobfoundry.jobs.records.ValidChanges;
 import io.jobfoundry.kv.Sync;
 import io.jobfoundry.kv.TransactionRunner;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -87,9 +91,12 @@ public final class JobBatches {
         List<String> nonces = jobs.stream().map(job -> Tokens.next()).toList();
         return runner.runAsync(tx -> {
             List<Added> added = new ArrayList<>(jobs.size());
+            Map<String, TypeSettings> types = new HashMap<>(); // per attempt: a retry reads them afresh
             for (int i = 0; i < jobs.size(); i++) {
+                String type = jobs.get(i).type();
+                TypeSettings settings = types.computeIfAbsent(type, t -> TypeRegistry.ensure(tx, t));
                 try {
-                    added.add(Adds.add(tx, jobs.get(i).type(), ids.get(i), valid.get(i), now, nonces.get(i), true));
+                    added.add(Adds.add(tx, settings, type, ids.get(i), valid.get(i), now, nonces.get(i), true));
                 } catch (InvalidJobRequestException e) { // a job named in after that does not exist
                     throw new InvalidJobRequestException("jobs[" + i + "]." + e.field(), "jobs[" + i + "]: "
                             + e.getMessage());

@@ -64,6 +64,31 @@ public interface BatchContract extends EngineFixture {
         assertEquals(2, accept("email", 5).size(), "both due jobs of the batch are ready");
     }
 
+    /**
+     * A batch reads each of its types' settings once: every job of it still takes its own type's
+     * maximum attempts, a type used for the first time is registered once, with the defaults, and
+     * changed settings apply to the next batch.
+     */
+    @Test
+    default void everyJobOfABatchTakesItsOwnTypesSettings() {
+        engine().configureType("email", current -> new TypeSettings(current.activityTimeout(), 7,
+                current.highRun(), current.lowRun(), current.backoffBase(), current.backoffMax()));
+        List<Added> added = createAll(List.of(
+                new NewJob("email", null, JobChanges.NONE),
+                new NewJob("fresh", null, JobChanges.NONE),
+                new NewJob("email", null, JobChanges.NONE),
+                new NewJob("fresh", "f2", JobChanges.NONE),
+                new NewJob("email", "e3", JobChanges.NONE.withMaxAttempts(3))));
+        assertEquals(List.of(7, TypeSettings.DEFAULT.maxAttempts(), 7, TypeSettings.DEFAULT.maxAttempts(), 3),
+                added.stream().map(a -> a.job().maxAttempts()).toList());
+        assertEquals(TypeSettings.DEFAULT, engine().type("fresh").orElseThrow().settings());
+        assertEquals(2, engine().type("fresh").orElseThrow().counts().due());
+        assertEquals(1, engine().types().stream().filter(info -> info.type().equals("fresh")).count());
+        engine().configureType("fresh", current -> new TypeSettings(current.activityTimeout(), 2,
+                current.highRun(), current.lowRun(), current.backoffBase(), current.backoffMax()));
+        assertEquals(2, createAll(List.of(new NewJob("fresh", null, JobChanges.NONE))).get(0).job().maxAttempts());
+    }
+
     @Test
     default void aBatchWithAnInvalidItemChangesNothing() {
         assertThrows(InvalidJobRequestException.class, () -> createAll(List.of(

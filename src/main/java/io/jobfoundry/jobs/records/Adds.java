@@ -28,7 +28,16 @@ public final class Adds {
      */
     public static Added add(KvTransaction tx, String type, String id, ValidChanges valid, long now, String nonce,
             boolean announce) {
-        TypeSettings settings = TypeRegistry.ensure(tx, type);
+        return add(tx, TypeRegistry.ensure(tx, type), type, id, valid, now, nonce, announce);
+    }
+
+    /**
+     * {@link #add} with the type's {@code settings} as {@link TypeRegistry#ensure} answered them
+     * earlier in the same transaction: a batch of creates reads each of its types once, not once
+     * per job.
+     */
+    public static Added add(KvTransaction tx, TypeSettings settings, String type, String id, ValidChanges valid, long now,
+            String nonce, boolean announce) {
         JobRecord r = JobRecord.load(tx, type, id);
         if (r == null) {
             r = newRecord(type, id, valid, settings, now, nonce);
