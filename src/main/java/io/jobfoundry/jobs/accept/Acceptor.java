@@ -134,9 +134,14 @@ final class Acceptor {
             Limits limits) {
         List<JobRecord> taken = new ArrayList<>(need);
         Set<String> fruitless = new HashSet<>();
+        // No group joins or leaves the ring while this runs (empty and full groups leave in
+        // clearEmptyGroups, after it), so the group after a position is read once: a type with
+        // one group would otherwise read the ring twice for every job it hands out.
+        Map<String, String> after = new HashMap<>();
         String position = round.cursor(type);
         while (taken.size() < need) {
-            String group = nextGroup(tx, type, position);
+            String group = after.containsKey(position) ? after.get(position) : nextGroup(tx, type, position);
+            after.put(position, group);
             // The type's own limits only once there is a group to serve: an idle type reads no slots.
             if (group == null || fruitless.contains(group) || limits != null && limits.typeExhausted()) {
                 break;
