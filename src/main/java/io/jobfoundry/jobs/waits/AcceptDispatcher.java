@@ -53,9 +53,38 @@ final class AcceptDispatcher {
         final AcceptRequest request;
         final CompletableFuture<List<LeasedJob>> result = new CompletableFuture<>();
         private final AtomicBoolean busy = new AtomicBoolean();
+        private volatile boolean waitOver;
 
         private Waiter(AcceptRequest request) {
             this.request = request;
+        }
+
+        /**
+         * Its wait has ended: it is answered with no jobs now, unless a transaction is serving it,
+         * and then with what that transaction hands it, when it ends. Jobs are not taken for a
+         * waiter only to be given back because its wait ended while they were taken: on a slow
+         * store (FoundationDB under load, a round of a hundred jobs) a round can outlast short
+         * waits, and every round would then give back all it took while the queue stood still.
+         * The answer is late by at most that transaction.
+         */
+        void waitOver() {
+            waitOver = true;
+            if (!busy.get()) {
+                result.complete(List.of());
+            }
+        }
+
+        /** No transaction serves it any more; if its wait ended meanwhile, it is answered now. */
+        private void free() {
+            busy.set(false);
+            if (waitOver) {
+                result.complete(List.of());
+            }
+        }
+
+        /** Whether a transaction may still take jobs for it. */
+        private boolean open() {
+            return !result.isDone() && !waitOver;
         }
 
         @Override
@@ -72,7 +101,7 @@ final class AcceptDispatcher {
         @Override
         public void settle(List<LeasedJob> jobs) {
             hand(this, jobs);
-            busy.set(false);
+            free();
             if (!result.isDone()) {
                 // Passed over by a round while the hand-off had it, it may have missed a job.
                 executor.execute(AcceptDispatcher.this::signal);
@@ -147,11 +176,11 @@ final class AcceptDispatcher {
     /** The oldest waiter that no transaction is serving, now claimed for a hand-off; or null. */
     Waiter claim() {
         for (Waiter waiter : queue) {
-            if (!waiter.result.isDone() && waiter.busy.compareAndSet(false, true)) {
-                if (!waiter.result.isDone()) {
+            if (waiter.open() && waiter.busy.compareAndSet(false, true)) {
+                if (waiter.open()) {
                     return waiter;
                 }
-                waiter.busy.set(false);
+                waiter.free();
             }
         }
         return null;
@@ -210,7 +239,7 @@ final class AcceptDispatcher {
         List<Claim> claims = new ArrayList<>();
         int jobs = 0;
         for (Waiter waiter : queue) {
-            if (waiter.result.isDone()) {
+            if (!waiter.open()) {
                 continue;
             }
             if (jobs + waiter.request.max() > ROUND_JOBS && !batch.isEmpty()) {
@@ -241,11 +270,11 @@ final class AcceptDispatcher {
                 watch(result.wake());
                 wakeAt(result.rateFreesAt());
             }
-            batch.forEach(waiter -> waiter.busy.set(false));
+            batch.forEach(Waiter::free);
         }).thenAccept(result -> { });
     }
 
-    /** Gives a waiter its jobs; if its time ran out while the transaction ran, they go back to the queue. */
+    /** Gives a waiter its jobs; if it left while the transaction ran (its worker hung up), they go back to the queue. */
     private void hand(Waiter waiter, List<LeasedJob> jobs) {
         if (!jobs.isEmpty() && !waiter.result.complete(jobs)) {
             // Untouched. Not here, where a commit was just completed: release runs a blocking

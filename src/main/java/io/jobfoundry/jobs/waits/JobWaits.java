@@ -78,8 +78,9 @@ public final class JobWaits implements Waiters, AutoCloseable {
                         return serving;
                     });
             dispatcher.signal();
-            CompletableFuture<List<LeasedJob>> waiting = queued.get(0).result;
-            var timeout = timer.schedule(() -> waiting.complete(List.of()), wait.toNanos(), TimeUnit.NANOSECONDS);
+            AcceptDispatcher.Waiter waiter = queued.get(0);
+            CompletableFuture<List<LeasedJob>> waiting = waiter.result;
+            var timeout = timer.schedule(waiter::waitOver, wait.toNanos(), TimeUnit.NANOSECONDS);
             waiting.whenComplete((jobs, failure) -> timeout.cancel(false));
             answer = waiting;
         }

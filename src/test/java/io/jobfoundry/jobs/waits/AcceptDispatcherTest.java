@@ -108,11 +108,11 @@ class AcceptDispatcherTest {
     }
 
     @Test
-    void aJobHandedToAWaiterWhoseWaitEndedGoesBackToTheQueue() throws Exception {
+    void aJobHandedToAWaiterWhoseWorkerLeftGoesBackToTheQueue() throws Exception {
         AcceptDispatcher.Waiter waiter = claimWhenIdle(queued(PUSH));
-        waiter.result.complete(List.of()); // its wait ran out while the hand-off ran
+        waiter.result.cancel(false); // its worker hung up while the hand-off ran (Suspended cancels it)
         Futures.join(engine.withWaiters((type, due) -> waiter).putAsync("push", "a", JobChanges.NONE));
-        assertTrue(waiter.result.get().isEmpty());
+        assertTrue(waiter.result.isCancelled());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
         while (engine.get("push", "a").orElseThrow().state() != JobState.PENDING) {
             assertTrue(System.nanoTime() < deadline, "the job never went back to the queue");
@@ -121,6 +121,35 @@ class AcceptDispatcherTest {
         LeasedJob again = engine.accept(PUSH).get(0);
         assertEquals("a", again.job().id());
         assertEquals(1, engine.type("push").orElseThrow().counts().running());
+    }
+
+    /**
+     * A wait that ends while a transaction takes a job for the waiter does not send the job back:
+     * the waiter gets it when the transaction ends. A round that outlasts short waits (a slow
+     * store, many jobs a round) would otherwise give back all it took, round after round.
+     */
+    @Test
+    void aWaiterWhoseWaitEndsWhileATransactionServesItGetsWhatThatTransactionTakes() throws Exception {
+        AcceptDispatcher.Waiter waiter = claimWhenIdle(queued(PUSH));
+        waiter.waitOver();
+        assertFalse(waiter.result.isDone(), "answered when the transaction that serves it ends");
+        Futures.join(engine.withWaiters((type, due) -> waiter).putAsync("push", "a", JobChanges.NONE));
+        assertEquals("a", waiter.result.get(SECONDS, TimeUnit.SECONDS).get(0).job().id());
+        assertEquals(JobState.RUNNING, engine.get("push", "a").orElseThrow().state());
+        assertNull(dispatcher.claim(), "and no transaction takes another job for it");
+    }
+
+    @Test
+    void aWaiterWhoseWaitEndsIsAnsweredEmptyAtOnceOrWhenTheTransactionServingItTookNothing() throws Exception {
+        AcceptDispatcher.Waiter idle = dispatcher.enqueue(PUSH); // no round has it
+        idle.waitOver();
+        assertEquals(List.of(), idle.result.getNow(null));
+
+        AcceptDispatcher.Waiter served = claimWhenIdle(queued(PUSH));
+        served.waitOver();
+        assertFalse(served.result.isDone());
+        served.settle(List.of());
+        assertEquals(List.of(), served.result.get(SECONDS, TimeUnit.SECONDS));
     }
 
     @Test
