@@ -67,9 +67,30 @@ public final class TupleWriter {
             return addNull();
         }
         int length = value.length();
-        ensure(3 * length + 2); // a char is at most three bytes of UTF-8, a pair four
-        bytes[size++] = STRING;
+        // Names, ids and tokens are ASCII: one byte a character, so only that much room is made
+        // (reserving the worst case would grow the array of nearly every key that holds an id).
+        ensure(length + 2);
+        byte[] out = bytes;
+        int at = size;
+        out[at++] = STRING;
         for (int i = 0; i < length; i++) {
+            char c = value.charAt(i);
+            if (c == 0 || c >= 0x80) {
+                size = at;
+                return addEscapedOrMultiByte(value, i);
+            }
+            out[at++] = (byte) c;
+        }
+        out[at++] = 0x00;
+        size = at;
+        return this;
+    }
+
+    /** The rest of a string from {@code from}, whose character there is a NUL or not ASCII. */
+    private TupleWriter addEscapedOrMultiByte(String value, int from) {
+        int length = value.length();
+        ensure(3 * (length - from) + 1); // a char is at most three bytes of UTF-8, a pair four
+        for (int i = from; i < length; i++) {
             char c = value.charAt(i);
             if (c > 0 && c < 0x80) {
                 bytes[size++] = (byte) c;
