@@ -266,6 +266,38 @@ public abstract class KvStoreContract {
         assertEquals(4, littleEndian(runner.run(tx -> tx.get(key("g")))));
     }
 
+    /**
+     * A transaction that sets a key to the value it set before gets that value, whatever it did to
+     * the key in between: the embedded store skips the second write only while nothing changed it.
+     */
+    @Test
+    void aKeySetAgainToTheSameValueHoldsItWhateverCameBetween() {
+        byte[] eight = new byte[] {5, 0, 0, 0, 0, 0, 0, 0};
+        runner.run(tx -> {
+            tx.set(key("same"), bytes("v"));
+            tx.set(key("same"), bytes("v"));
+            tx.set(key("cleared"), bytes("v"));
+            tx.clear(key("cleared"));
+            tx.set(key("cleared"), bytes("v"));
+            tx.set(key("added"), eight);
+            tx.add(key("added"), 1);
+            tx.set(key("added"), eight);
+            tx.set(key("ranged"), bytes("v"));
+            tx.clearRange(key("ranged"), key("ranged", 0));
+            tx.set(key("ranged"), bytes("v"));
+            tx.set(key("changed"), bytes("v"));
+            tx.set(key("changed"), bytes("w"));
+            tx.set(key("changed"), bytes("v"));
+            assertArrayEquals(bytes("v"), tx.get(key("cleared")));
+            assertEquals(5, littleEndian(tx.get(key("added"))));
+            return null;
+        });
+        for (String name : List.of("same", "cleared", "ranged", "changed")) {
+            assertArrayEquals(bytes("v"), runner.run(tx -> tx.get(key(name))), name);
+        }
+        assertEquals(5, littleEndian(runner.run(tx -> tx.get(key("added")))), "an add between two sets is undone by the second");
+    }
+
     @Test
     void theAddsOfATransactionThatFailsAreNotApplied() {
         runner.run(tx -> {

@@ -12,8 +12,9 @@ import java.nio.ByteBuffer;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -31,6 +32,9 @@ import java.util.concurrent.CompletableFuture;
  */
 final class EmbeddedTransaction implements KvTransaction {
 
+    /** Values up to this size are remembered, so that setting one again costs no statement. */
+    private static final int REMEMBERED_VALUE_BYTES = 64;
+
     private final SqliteKeySpace keys;
     private final BatchAdds adds;
     private final String storeName;
@@ -38,7 +42,11 @@ final class EmbeddedTransaction implements KvTransaction {
     private final long deadlineNanos;
     /** Made when the body asks for it, which the engine never does: most transactions never need one. */
     private CompletableFuture<Versionstamp> versionstamp;
-    private final Set<ByteBuffer> touched = new HashSet<>();
+    /**
+     * The keys this transaction wrote (for the watches), each with the value it last set there if
+     * that value is small, else null; a clear or an add of the key forgets the value.
+     */
+    private final Map<ByteBuffer, byte[]> touched = new HashMap<>();
     private final List<byte[][]> clearedRanges = new ArrayList<>();
     private final List<WatchRegistry.Watch> watches = new ArrayList<>();
     private final UnreadableWrites unreadable;
@@ -94,6 +102,13 @@ final class EmbeddedTransaction implements KvTransaction {
     @Override
     public void set(byte[] key, byte[] value) {
         checkWrite(key, value);
+        ByteBuffer written = ByteBuffer.wrap(key.clone());
+        byte[] last = touched.get(written);
+        if (last != null && Arrays.equals(last, value)) {
+            // Set to this value by this transaction already, and neither cleared nor added to
+            // since: SQLite holds it. A batch of creates sets its group's marker for every job.
+            return;
+        }
         try {
             keys.put(key, value);
         } catch (SQLException e) {
@@ -101,7 +116,7 @@ final class EmbeddedTransaction implements KvTransaction {
         }
         adds.forget(key);
         // Not unreadable.known(key): FoundationDB keeps a versionstamped value's key unreadable through a set.
-        touched.add(ByteBuffer.wrap(key.clone()));
+        touched.put(written, value.length <= REMEMBERED_VALUE_BYTES ? value.clone() : null);
     }
 
     @Override
@@ -114,7 +129,7 @@ final class EmbeddedTransaction implements KvTransaction {
         }
         adds.forget(key);
         unreadable.known(key);
-        touched.add(ByteBuffer.wrap(key.clone()));
+        touched.put(ByteBuffer.wrap(key.clone()), null);
     }
 
     @Override
@@ -132,6 +147,7 @@ final class EmbeddedTransaction implements KvTransaction {
         }
         adds.forgetRange(begin, end);
         unreadable.knownRange(begin, end);
+        touched.replaceAll((written, last) -> null);
         clearedRanges.add(new byte[][] {begin.clone(), end.clone()});
     }
 
@@ -140,7 +156,7 @@ final class EmbeddedTransaction implements KvTransaction {
     public void add(byte[] key, long delta) {
         checkWrite(key, new byte[Long.BYTES]);
         adds.add(key, delta);
-        touched.add(ByteBuffer.wrap(key.clone()));
+        touched.put(ByteBuffer.wrap(key.clone()), null);
     }
 
     @Override
@@ -255,7 +271,7 @@ final class EmbeddedTransaction implements KvTransaction {
     }
 
     Set<ByteBuffer> touchedKeys() {
-        return touched;
+        return touched.keySet();
     }
 
     List<byte[][]> clearedRanges() {
