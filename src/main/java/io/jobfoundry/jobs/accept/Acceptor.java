@@ -140,8 +140,8 @@ final class Acceptor {
         Map<String, String> after = new HashMap<>();
         String position = round.cursor(type);
         while (taken.size() < need) {
-            String group = after.containsKey(position) ? after.get(position) : nextGroup(tx, type, position);
-            after.put(position, group);
+            // No group (null) ends the loop, so that answer needs no keeping.
+            String group = after.computeIfAbsent(position, from -> nextGroup(tx, type, from));
             // The type's own limits only once there is a group to serve: an idle type reads no slots.
             if (group == null || fruitless.contains(group) || limits != null && limits.typeExhausted()) {
                 break;
