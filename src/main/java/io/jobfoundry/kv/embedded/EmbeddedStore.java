@@ -46,6 +46,9 @@ public final class EmbeddedStore implements KvStore {
     /** Refused: a retry of the body would start the other transaction again. */
     private static final String NESTED_BODY = "a transaction body cannot run another transaction";
 
+    /** The name of the thread that runs every transaction: what a profile of the store looks for. */
+    public static final String COMMITTER_THREAD = "jobfoundry-embedded-committer";
+
     private static final int PAGE_SIZE = 4096;
     private static final int CACHE_KIB = 64 * 1024;
 
@@ -81,7 +84,7 @@ public final class EmbeddedStore implements KvStore {
                 TimeUnit.MILLISECONDS);
         this.log = log;
         this.committer = new GroupCommitter(keys, name, maxBatch, watches, batchSizes, log);
-        this.committerThread = new Thread(committer, "jobfoundry-embedded-committer");
+        this.committerThread = new Thread(committer, COMMITTER_THREAD);
         this.committerThread.setDaemon(true);
         this.committerThread.start();
     }
