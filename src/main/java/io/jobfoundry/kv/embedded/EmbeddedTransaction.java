@@ -102,8 +102,8 @@ final class EmbeddedTransaction implements KvTransaction {
     @Override
     public void set(byte[] key, byte[] value) {
         checkWrite(key, value);
-        ByteBuffer written = ByteBuffer.wrap(key.clone());
-        byte[] last = touched.get(written);
+        byte[] last = touched.put(ByteBuffer.wrap(key.clone()),
+                value.length <= REMEMBERED_VALUE_BYTES ? value.clone() : null);
         if (last != null && Arrays.equals(last, value)) {
             // Set to this value by this transaction already, and neither cleared nor added to
             // since: SQLite holds it. A batch of creates sets its group's marker for every job.
@@ -112,11 +112,10 @@ final class EmbeddedTransaction implements KvTransaction {
         try {
             keys.put(key, value);
         } catch (SQLException e) {
-            throw storeFailed(e);
+            throw storeFailed(e); // the transaction fails: what touched holds no longer matters
         }
         adds.forget(key);
         // Not unreadable.known(key): FoundationDB keeps a versionstamped value's key unreadable through a set.
-        touched.put(written, value.length <= REMEMBERED_VALUE_BYTES ? value.clone() : null);
     }
 
     @Override
