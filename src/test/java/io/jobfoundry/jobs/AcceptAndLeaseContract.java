@@ -173,6 +173,54 @@ public interface AcceptAndLeaseContract extends EngineFixture {
         }
     }
 
+    /**
+     * One accept of many reads each group's ready keys once and takes from what it read: it must
+     * hand out jobs in the order as many accepts of one would, groups in turn, the high/low scheme,
+     * due retries first, and read a class again once its claims leave it short of its window
+     * (more jobs per class here than one read holds). With a window above 1 the job within its
+     * class is chosen at random, so the order is compared by group and class.
+     */
+    @Test
+    default void oneAcceptOfManyServesAsAcceptsOfOneWould() {
+        for (int window : new int[] {1, 2, 16}) {
+            JobEngine windowed = new JobEngine(new TransactionRunner(store(), RetryPolicy.DEFAULT), clock(),
+                    new EngineOptions(window, EngineOptions.DEFAULT.maxDataBytes()));
+            List<List<String>> orders = new ArrayList<>();
+            for (String way : List.of("ones", "many")) {
+                String type = way + "-" + window;
+                windowed.configureType(type,
+                        new TypeSettings(Duration.ofSeconds(30), 5, 2, 1, Duration.ZERO, Duration.ZERO));
+                for (String group : List.of("a", "b")) {
+                    windowed.put(type, group + "-retry", JobChanges.NONE.withGroup(group).withPriority(Priority.LOW));
+                }
+                for (LeasedJob leased : windowed.accept(new AcceptRequest(List.of(type), 2, null, "w"))) {
+                    windowed.finish(type, leased.job().id(), leased.lease(), false, Change.keep(), "again");
+                }
+                for (int i = 0; i < 30; i++) {
+                    String group = i % 3 == 0 ? "b" : "a";
+                    Priority priority = i % 4 == 0 ? Priority.LOW : Priority.HIGH;
+                    windowed.put(type, group + "-" + priority.name().toLowerCase() + "-" + i,
+                            JobChanges.NONE.withGroup(group).withPriority(priority)
+                                    .withScheduledAt(START.minusSeconds(100 - i)));
+                }
+                List<LeasedJob> taken = new ArrayList<>();
+                if (way.equals("ones")) {
+                    for (int i = 0; i < 32; i++) {
+                        taken.addAll(windowed.accept(new AcceptRequest(List.of(type), 1, null, "w")));
+                    }
+                } else {
+                    taken.addAll(windowed.accept(new AcceptRequest(List.of(type), 32, null, "w")));
+                }
+                assertEquals(32, new HashSet<>(taken.stream().map(l -> l.job().id()).toList()).size(),
+                        way + ", window " + window + ": every job once");
+                orders.add(taken.stream()
+                        .map(l -> window == 1 ? l.job().id() : l.job().id().replaceAll("-\\d+$", ""))
+                        .toList());
+            }
+            assertEquals(orders.get(0), orders.get(1), "window " + window);
+        }
+    }
+
     /** A busy type matched by the same glob must not starve the others: accepts take them in turn. A list keeps its order. */
     @Test
     default void theTypesOneGlobMatchesTakeTurnsWhileAListKeepsItsOrder() {

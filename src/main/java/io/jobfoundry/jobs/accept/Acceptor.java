@@ -9,7 +9,6 @@ import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvTransaction;
-import io.jobfoundry.kv.TupleWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -138,6 +137,8 @@ final class Acceptor {
         // clearEmptyGroups, after it), so the group after a position is read once: a type with
         // one group would otherwise read the ring twice for every job it hands out.
         Map<String, String> after = new HashMap<>();
+        // Each group's ready keys are read once per take too, with the jobs this take claims taken out.
+        Map<String, ReadyWindow> windows = new HashMap<>();
         String position = round.cursor(type);
         while (taken.size() < need) {
             // No group (null) ends the loop, so that answer needs no keeping.
@@ -156,7 +157,9 @@ final class Acceptor {
                 position = group;
                 continue;
             }
-            JobRecord job = takeFromGroup(round, tx, type, group, settings, maxAt);
+            int wanted = need - taken.size();
+            ReadyWindow ready = windows.computeIfAbsent(group, g -> new ReadyWindow(tx, type, g, window, wanted));
+            JobRecord job = takeFromGroup(round, tx, ready, type, group, settings, maxAt);
             if (job != null) {
                 if (limits != null) {
                     limits.admit(job);
@@ -228,19 +231,19 @@ final class Acceptor {
         return first.isEmpty() ? null : JobKeys.groupOf(first.get(0).key());
     }
 
-    private JobRecord takeFromGroup(Round round, KvTransaction tx, String type, String group, TypeSettings settings,
-            long maxAt) {
+    private static JobRecord takeFromGroup(Round round, KvTransaction tx, ReadyWindow ready, String type, String group,
+            TypeSettings settings, long maxAt) {
         Priority preferred = preferred(round.position(new GroupKey(type, group)), settings);
         Priority other = preferred == Priority.HIGH ? Priority.LOW : Priority.HIGH;
-        ReadyWindow ready = new ReadyWindow(tx, type, group);
         JobRecord job = takeFromClass(tx, ready, type, preferred, maxAt);
         // An empty preferred class gives its turn to the other; the turn stays with the preferred.
         return job != null ? job : takeFromClass(tx, ready, type, other, maxAt);
     }
 
-    private JobRecord takeFromClass(KvTransaction tx, ReadyWindow ready, String type, Priority priority, long maxAt) {
+    private static JobRecord takeFromClass(KvTransaction tx, ReadyWindow ready, String type, Priority priority,
+            long maxAt) {
         for (boolean retry : new boolean[] {true, false}) {
-            List<ReadyKey> candidates = ready.ofClass(priority, retry);
+            List<ReadyKey> candidates = ready.candidates(priority, retry);
             int due = 0;
             while (due < candidates.size() && candidates.get(due).at() <= maxAt) {
                 due++;
@@ -252,51 +255,13 @@ final class Acceptor {
             for (int i = 0; i < due; i++) {
                 ReadyKey candidate = candidates.get((start + i) % due);
                 JobRecord job = claim(tx, type, candidate.key(), candidate.id());
+                ready.remove(candidate);
                 if (job != null) {
                     return job;
                 }
             }
         }
         return null;
-    }
-
-    /**
-     * The oldest {@code window} ready keys of one group, read once (a snapshot read). The ready
-     * index orders a group's keys by class, then due time, so when the read did not fill its window
-     * it holds the whole group, and when it did it holds every class before the class of its last
-     * key in full. A class needs a read of its own only when the read filled its window before
-     * reaching the class, or reached it with fewer than {@code window} of its keys: each class is
-     * still offered its {@code window} oldest keys, and an accept on a type with one kind of job
-     * reads one range instead of one per class.
-     */
-    private final class ReadyWindow {
-        private final KvTransaction tx;
-        private final String type;
-        private final String group;
-        private final List<ReadyKey> keys;
-        private final boolean whole;
-
-        ReadyWindow(KvTransaction tx, String type, String group) {
-            this.tx = tx;
-            this.type = type;
-            this.group = group;
-            List<KeyValue> read = tx.snapshot().getRange(
-                    JobKeys.readyGroupBegin(type, group), JobKeys.readyGroupEnd(type, group), window);
-            this.keys = read.stream().map(kv -> JobKeys.readyKey(kv.key())).toList();
-            this.whole = read.size() < window;
-        }
-
-        /** The oldest ready keys of one class, at most {@code window}, oldest first. */
-        List<ReadyKey> ofClass(Priority priority, boolean retry) {
-            int order = JobKeys.readyClassOrder(priority, retry);
-            List<ReadyKey> read = keys.stream().filter(key -> key.classOrder() == order).toList();
-            if (whole || order < keys.get(keys.size() - 1).classOrder() || read.size() == window) {
-                return read;
-            }
-            TupleWriter prefix = JobKeys.readyClass(type, group, priority, retry);
-            return tx.snapshot().getRange(prefix.rangeBegin(), prefix.rangeEnd(), window).stream()
-                    .map(kv -> JobKeys.readyKey(kv.key())).toList();
-        }
     }
 
     /** Takes the job behind a ready key, with read conflicts on exactly that key and its record. */
