@@ -499,6 +499,47 @@ public abstract class KvStoreContract {
         assertEquals(12, runner.run(tx -> tx.get(key("v"))).length, "readable once committed");
     }
 
+    /**
+     * A key whose value a transaction versionstamped ends with what the transaction did to it
+     * last: the embedded store writes such a key once, when the body is done (an accept sets its
+     * type's latest activity once for every job it takes), so every later write must count.
+     */
+    @Test
+    void aKeyWithAVersionstampedValueEndsWithItsTransactionsLastWrite() {
+        byte[] eight = new byte[] {5, 0, 0, 0, 0, 0, 0, 0};
+        runner.run(tx -> {
+            for (String name : List.of("cleared", "ranged")) {
+                tx.set(key(name), bytes("before"));
+            }
+            return null;
+        });
+        CompletableFuture<Versionstamp> stamp = runner.run(tx -> {
+            for (int userVersion = 1; userVersion <= 3; userVersion++) {
+                byte[] latest = new byte[12];
+                latest[11] = (byte) userVersion;
+                tx.setVersionstampedValue(key("latest"), latest, 0);
+            }
+            tx.setVersionstampedValue(key("set"), new byte[12], 0);
+            tx.set(key("set"), bytes("after"));
+            tx.setVersionstampedValue(key("cleared"), new byte[12], 0);
+            tx.clear(key("cleared"));
+            tx.setVersionstampedValue(key("ranged"), new byte[12], 0);
+            tx.clearRange(key("ranged"), key("ranged", 0));
+            tx.setVersionstampedValue(key("added"), new byte[12], 0);
+            tx.set(key("added"), eight);
+            tx.add(key("added"), 1);
+            return tx.versionstamp();
+        });
+        Versionstamp committed = stamp.join();
+        byte[] latest = runner.run(tx -> tx.get(key("latest")));
+        assertEquals(Versionstamp.complete(committed.getTransactionVersion(), 3), Versionstamp.fromBytes(latest),
+                "the last of three versionstamped values");
+        assertArrayEquals(bytes("after"), runner.run(tx -> tx.get(key("set"))), "a set after it");
+        assertNull(runner.run(tx -> tx.get(key("cleared"))), "a clear after it");
+        assertNull(runner.run(tx -> tx.get(key("ranged"))), "a range clear after it");
+        assertEquals(6, littleEndian(runner.run(tx -> tx.get(key("added")))), "a set and an add after it");
+    }
+
     private static byte[] keyAfterPrefix(byte[] prefix) {
         byte[] end = java.util.Arrays.copyOf(prefix, prefix.length + 1);
         end[prefix.length] = (byte) 0xFF;

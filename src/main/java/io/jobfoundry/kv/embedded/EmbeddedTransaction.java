@@ -28,7 +28,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>The versionstamp is known before the body runs (the batch's commit version and this
  * transaction's place in it), so versionstamped keys are written complete; they become visible to
  * others, like everything else, only when the batch commits. This transaction may not read them
- * back before then, as on FoundationDB ({@link UnreadableWrites}).
+ * back before then, as on FoundationDB ({@link UnreadableWrites}). So a key whose value it
+ * versionstamped is written only once the body is done ({@link #writeDeferred}), with the last
+ * value set there: an accept of sixteen jobs sets its type's latest activity sixteen times.
  */
 final class EmbeddedTransaction implements KvTransaction {
 
@@ -50,6 +52,11 @@ final class EmbeddedTransaction implements KvTransaction {
     private final List<byte[][]> clearedRanges = new ArrayList<>();
     private final List<WatchRegistry.Watch> watches = new ArrayList<>();
     private final UnreadableWrites unreadable;
+    /**
+     * The last value set at each key whose value this transaction versionstamped, not yet written:
+     * no read can reach such a key until a clear makes it readable again. Null until one is set.
+     */
+    private Map<ByteBuffer, byte[]> deferred;
     private long bytesWritten;
     private boolean wrote;
     private SQLException storeFailure;
@@ -76,7 +83,8 @@ final class EmbeddedTransaction implements KvTransaction {
 
     /** The key's value as this transaction sees it, with the batch's pending adds applied. */
     byte[] current(byte[] key) throws SQLException {
-        return adds.applied(key, keys.get(key));
+        byte[] waiting = deferred == null ? null : deferred.get(ByteBuffer.wrap(key));
+        return adds.applied(key, waiting != null ? waiting : keys.get(key));
     }
 
     @Override
@@ -101,9 +109,23 @@ final class EmbeddedTransaction implements KvTransaction {
 
     @Override
     public void set(byte[] key, byte[] value) {
+        set(key, value, false);
+    }
+
+    /** A set; {@code versionstamped}: its value is this transaction's versionstamp, unreadable until it commits. */
+    private void set(byte[] key, byte[] value, boolean versionstamped) {
         checkWrite(key, value);
-        byte[] last = touched.put(ByteBuffer.wrap(key.clone()),
-                value.length <= REMEMBERED_VALUE_BYTES ? value.clone() : null);
+        ByteBuffer written = ByteBuffer.wrap(key.clone());
+        byte[] last = touched.put(written, value.length <= REMEMBERED_VALUE_BYTES ? value.clone() : null);
+        if (versionstamped || deferred != null && deferred.containsKey(written)) {
+            // Unreadable either way: a set keeps a versionstamped value's key unreadable, as on FoundationDB.
+            if (deferred == null) {
+                deferred = new HashMap<>();
+            }
+            deferred.put(written, value);
+            adds.forget(key);
+            return;
+        }
         if (last != null && Arrays.equals(last, value)) {
             // Set to this value by this transaction already, and neither cleared nor added to
             // since: SQLite holds it. A batch of creates sets its group's marker for every job.
@@ -121,6 +143,9 @@ final class EmbeddedTransaction implements KvTransaction {
     @Override
     public void clear(byte[] key) {
         checkWrite(key, null);
+        if (deferred != null) {
+            deferred.remove(ByteBuffer.wrap(key));
+        }
         try {
             keys.delete(key);
         } catch (SQLException e) {
@@ -139,6 +164,10 @@ final class EmbeddedTransaction implements KvTransaction {
         }
         checkWrite(begin, null);
         checkWrite(end, null);
+        if (deferred != null) {
+            deferred.keySet().removeIf(key -> Arrays.compareUnsigned(key.array(), begin) >= 0
+                    && Arrays.compareUnsigned(key.array(), end) < 0);
+        }
         try {
             keys.deleteRange(begin, end);
         } catch (SQLException e) {
@@ -180,8 +209,26 @@ final class EmbeddedTransaction implements KvTransaction {
         checkLimits(key.length, value.length + VERSIONSTAMP_OFFSET_BYTES);
         byte[] complete = value.clone();
         VersionstampKeys.fill(complete, offset, stamp);
-        set(key, complete);
+        set(key, complete, true);
         unreadable.valueAt(key);
+    }
+
+    /**
+     * Writes the values set at keys this transaction made unreadable, each once: the body is done.
+     * A failure is the transaction's, as a failed write in the body would have been.
+     */
+    void writeDeferred() {
+        if (deferred == null) {
+            return;
+        }
+        try {
+            for (Map.Entry<ByteBuffer, byte[]> write : deferred.entrySet()) {
+                keys.put(write.getKey().array(), write.getValue());
+            }
+        } catch (SQLException e) {
+            storeFailed(e);
+        }
+        deferred = null;
     }
 
     @Override

@@ -264,6 +264,9 @@ final class GroupCommitter implements Runnable {
         } finally {
             inBody = false;
         }
+        if (failure == null) {
+            tx.writeDeferred();
+        }
         if (tx.storeFailure() != null) {
             return tx.storeFailure();
         }
