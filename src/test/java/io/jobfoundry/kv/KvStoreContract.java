@@ -520,7 +520,9 @@ public abstract class KvStoreContract {
                 tx.setVersionstampedValue(key("latest"), latest, 0);
             }
             tx.setVersionstampedValue(key("set"), new byte[12], 0);
-            tx.set(key("set"), bytes("after"));
+            byte[] reused = bytes("after");
+            tx.set(key("set"), reused);
+            reused[0] = 'X'; // the store took the value when it was set
             tx.setVersionstampedValue(key("cleared"), new byte[12], 0);
             tx.clear(key("cleared"));
             tx.setVersionstampedValue(key("ranged"), new byte[12], 0);

@@ -122,7 +122,8 @@ final class EmbeddedTransaction implements KvTransaction {
             if (deferred == null) {
                 deferred = new HashMap<>();
             }
-            deferred.put(written, value);
+            // Copied as the statement's bind would have: the caller may reuse its array.
+            deferred.put(written, versionstamped ? value : value.clone());
             adds.forget(key);
             return;
         }

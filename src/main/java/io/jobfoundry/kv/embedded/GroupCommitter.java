@@ -264,7 +264,7 @@ final class GroupCommitter implements Runnable {
         } finally {
             inBody = false;
         }
-        if (failure == null) {
+        if (failure == null && tx.storeFailure() == null) {
             tx.writeDeferred();
         }
         if (tx.storeFailure() != null) {
