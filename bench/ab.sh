@@ -10,13 +10,19 @@
 #   ROUNDS=3 DURABILITY=fsync bench/ab.sh HEAD~1 HEAD
 #   LOAD="latency --rates 100,1000" bench/ab.sh main .   # a load.sh scenario instead
 #   WORKLOAD=bulk bench/ab.sh main .           # compare.sh's bulk workload (both refs need the batch calls)
+#   ENGINE="bulk 50000 4" ROUNDS=3 bench/ab.sh HEAD~1 HEAD   # an in-process engine bench, no HTTP
+#
+# ENGINE runs `Bench engine ENGINE` of each build in place of the service (each build's own engine
+# and bench code, in a JVM of its own per round): `engine bulk` reports the embedded store's
+# committer CPU per job, which a change of a few percent on the committer moves visibly while
+# the service's figures over HTTP do not.
 #
 # Settings (environment): WORKLOAD (single, or bulk as in compare.sh), ROUNDS (2), DURABILITY (os),
 # JOBS (30000), WARMUP (40000), WARMUP_ROUNDS (1; more, as compare.sh does, repeat the warm-up
 # until the service's JIT has settled), WORKERS (16), PRODUCERS (4), TIMEOUT (90 s per phase), OUT
 # (target/bench/ab), LOAD (the arguments of a `Bench load` scenario to run in place of the
-# comparison workload). Output: the console, and every figure of the comparison workload in
-# $OUT/results.jsonl.
+# comparison workload), ENGINE (the arguments of a `Bench engine` scenario, above). Output: the
+# console, and every figure of the comparison workload in $OUT/results.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -37,6 +43,47 @@ BENCH_WORK=$(mktemp -d /tmp/jobfoundry-ab.XXXXXX)
 trap cleanup EXIT
 mkdir -p "$OUT"
 rm -f "$OUT/results.jsonl" "$OUT/summary.txt"
+
+# Compiles ref $1's engine and bench in a worktree of its own (or the working tree, for .) and
+# appends the class path that runs them to ENGINE_CLASSPATHS.
+ENGINE_CLASSPATHS=()
+compile_engine() {
+  local ref=$1 name=$2 tree=.
+  if [ "$ref" != . ]; then
+    tree=$BENCH_WORK/tree-$name
+    git worktree add --quiet --detach "$tree" "$ref"
+    BENCH_STOP_COMMANDS+=("git worktree remove --force $tree")
+  fi
+  log "compiling the engine bench of $ref ($(git -C "$tree" rev-parse --short HEAD))"
+  (cd "$tree" && mvn_quiet -Pbench test-compile dependency:build-classpath \
+    -Dmdep.outputFile="$BENCH_WORK/classpath-$name.txt" -Dmdep.includeScope=test)
+  tree=$(cd "$tree" && pwd)
+  ENGINE_CLASSPATHS+=("$tree/target/test-classes:$tree/target/classes:$(cat "$BENCH_WORK/classpath-$name.txt")")
+}
+
+if [ -n "${ENGINE:-}" ]; then
+  labels=("A $1" "B $2")
+  compile_engine "$1" a
+  compile_engine "$2" b
+  log "$ROUNDS rounds of engine $ENGINE"
+  for round in $(seq "$ROUNDS"); do
+    for i in 0 1; do
+      # shellcheck disable=SC2086 # ENGINE is a list of arguments
+      java -cp "${ENGINE_CLASSPATHS[$i]}" io.jobfoundry.bench.Bench engine $ENGINE 2>&1 \
+        | sed "s/^/round $round, ${labels[$i]}: /" | tee -a "$OUT/summary.txt"
+    done
+  done
+  # engine bulk's measured rounds (not its warm-ups): one line per build, each figure's median first.
+  median() { sort -n | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+  for i in 0 1; do
+    rows=$(grep -F "${labels[$i]}: " "$OUT/summary.txt" | sed 's/^.*: //' | awk 'NF == 3 && $1 ~ /^[0-9]+$/')
+    [ -n "$rows" ] || continue
+    echo "${labels[$i]}: jobs/s median $(echo "$rows" | awk '{print $2}' | median)" \
+      "($(echo "$rows" | awk '{print $2}' | paste -sd' ')); committer CPU µs/job median" \
+      "$(echo "$rows" | awk '{print $3}' | median) ($(echo "$rows" | awk '{print $3}' | paste -sd' '))"
+  done
+  exit 0
+fi
 
 build_jar_and_bench "$BENCH_WORK/classpath.txt"
 
