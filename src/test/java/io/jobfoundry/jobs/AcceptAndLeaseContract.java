@@ -176,9 +176,9 @@ public interface AcceptAndLeaseContract extends EngineFixture {
     /**
      * One accept of many reads each group's ready keys once and takes from what it read: it must
      * hand out jobs in the order as many accepts of one would, groups in turn, the high/low scheme,
-     * due retries first, and read a class again once its claims leave it short of its window
-     * (more jobs per class here than one read holds). With a window above 1 the job within its
-     * class is chosen at random, so the order is compared by group and class.
+     * due retries first. The big group holds more keys than that read takes, so the classes after
+     * the high ones are read on their own. With a window above 1 the job within its class is
+     * chosen at random, so the order is compared by group and class.
      */
     @Test
     default void oneAcceptOfManyServesAsAcceptsOfOneWould() {
@@ -196,7 +196,7 @@ public interface AcceptAndLeaseContract extends EngineFixture {
                 for (LeasedJob leased : windowed.accept(new AcceptRequest(List.of(type), 2, null, "w"))) {
                     windowed.finish(type, leased.job().id(), leased.lease(), false, Change.keep(), "again");
                 }
-                for (int i = 0; i < 30; i++) {
+                for (int i = 0; i < 90; i++) {
                     String group = i % 3 == 0 ? "b" : "a";
                     Priority priority = i % 4 == 0 ? Priority.LOW : Priority.HIGH;
                     windowed.put(type, group + "-" + priority.name().toLowerCase() + "-" + i,
