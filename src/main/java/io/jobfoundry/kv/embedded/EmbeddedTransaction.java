@@ -30,7 +30,7 @@ import java.util.concurrent.CompletableFuture;
  * others, like everything else, only when the batch commits. This transaction may not read them
  * back before then, as on FoundationDB ({@link UnreadableWrites}). So a key whose value it
  * versionstamped is written only once the body is done ({@link #writeDeferred}), with the last
- * value set there: an accept of sixteen jobs sets its type's latest activity sixteen times.
+ * value set there (kept by {@link UnreadableWrites}): an accept of sixteen jobs sets its type's latest activity sixteen times.
  */
 final class EmbeddedTransaction implements KvTransaction {
 
@@ -52,11 +52,6 @@ final class EmbeddedTransaction implements KvTransaction {
     private final List<byte[][]> clearedRanges = new ArrayList<>();
     private final List<WatchRegistry.Watch> watches = new ArrayList<>();
     private final UnreadableWrites unreadable;
-    /**
-     * The last value set at each key whose value this transaction versionstamped, not yet written:
-     * no read can reach such a key until a clear makes it readable again. Null until one is set.
-     */
-    private Map<ByteBuffer, byte[]> deferred;
     private long bytesWritten;
     private boolean wrote;
     private SQLException storeFailure;
@@ -83,7 +78,7 @@ final class EmbeddedTransaction implements KvTransaction {
 
     /** The key's value as this transaction sees it, with the batch's pending adds applied. */
     byte[] current(byte[] key) throws SQLException {
-        byte[] waiting = deferred == null ? null : deferred.get(ByteBuffer.wrap(key));
+        byte[] waiting = unreadable.valueOf(key);
         return adds.applied(key, waiting != null ? waiting : keys.get(key));
     }
 
@@ -109,23 +104,12 @@ final class EmbeddedTransaction implements KvTransaction {
 
     @Override
     public void set(byte[] key, byte[] value) {
-        set(key, value, false);
-    }
-
-    /** A set; {@code versionstamped}: its value is this transaction's versionstamp, unreadable until it commits. */
-    private void set(byte[] key, byte[] value, boolean versionstamped) {
         checkWrite(key, value);
-        ByteBuffer written = ByteBuffer.wrap(key.clone());
-        byte[] last = touched.put(written, value.length <= REMEMBERED_VALUE_BYTES ? value.clone() : null);
-        if (versionstamped || deferred != null && deferred.containsKey(written)) {
-            // Unreadable either way: a set keeps a versionstamped value's key unreadable, as on FoundationDB.
-            if (deferred == null) {
-                deferred = new HashMap<>();
-            }
-            // Copied as the statement's bind would have: the caller may reuse its array.
-            deferred.put(written, versionstamped ? value : value.clone());
-            adds.forget(key);
-            return;
+        byte[] last = touched.put(ByteBuffer.wrap(key.clone()),
+                value.length <= REMEMBERED_VALUE_BYTES ? value.clone() : null);
+        adds.forget(key);
+        if (unreadable.setIfMarked(key, value)) {
+            return; // written once the body is done (writeDeferred)
         }
         if (last != null && Arrays.equals(last, value)) {
             // Set to this value by this transaction already, and neither cleared nor added to
@@ -137,16 +121,12 @@ final class EmbeddedTransaction implements KvTransaction {
         } catch (SQLException e) {
             throw storeFailed(e); // the transaction fails: what touched holds no longer matters
         }
-        adds.forget(key);
         // Not unreadable.known(key): FoundationDB keeps a versionstamped value's key unreadable through a set.
     }
 
     @Override
     public void clear(byte[] key) {
         checkWrite(key, null);
-        if (deferred != null) {
-            deferred.remove(ByteBuffer.wrap(key));
-        }
         try {
             keys.delete(key);
         } catch (SQLException e) {
@@ -165,10 +145,6 @@ final class EmbeddedTransaction implements KvTransaction {
         }
         checkWrite(begin, null);
         checkWrite(end, null);
-        if (deferred != null) {
-            deferred.keySet().removeIf(key -> Arrays.compareUnsigned(key.array(), begin) >= 0
-                    && Arrays.compareUnsigned(key.array(), end) < 0);
-        }
         try {
             keys.deleteRange(begin, end);
         } catch (SQLException e) {
@@ -210,8 +186,10 @@ final class EmbeddedTransaction implements KvTransaction {
         checkLimits(key.length, value.length + VERSIONSTAMP_OFFSET_BYTES);
         byte[] complete = value.clone();
         VersionstampKeys.fill(complete, offset, stamp);
-        set(key, complete, true);
-        unreadable.valueAt(key);
+        checkWrite(key, complete);
+        touched.put(ByteBuffer.wrap(key.clone()), complete.length <= REMEMBERED_VALUE_BYTES ? complete.clone() : null);
+        adds.forget(key);
+        unreadable.valueAt(key, complete); // written once the body is done (writeDeferred)
     }
 
     /**
@@ -219,17 +197,13 @@ final class EmbeddedTransaction implements KvTransaction {
      * A failure is the transaction's, as a failed write in the body would have been.
      */
     void writeDeferred() {
-        if (deferred == null) {
-            return;
-        }
         try {
-            for (Map.Entry<ByteBuffer, byte[]> write : deferred.entrySet()) {
+            for (Map.Entry<ByteBuffer, byte[]> write : unreadable.values().entrySet()) {
                 keys.put(write.getKey().array(), write.getValue());
             }
         } catch (SQLException e) {
             storeFailed(e);
         }
-        deferred = null;
     }
 
     @Override

@@ -6,9 +6,10 @@ import io.jobfoundry.kv.StoreException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,14 +28,18 @@ import java.util.Set;
  * <p>Every read of the embedded store checks here, and almost no transaction writes anything
  * versionstamped before it reads: the marks are allocated with the first such write, and until
  * then a check is one null test.
+ *
+ * <p>Since nothing can read a marked value's key, it also keeps the value last set there, which
+ * the transaction writes only once its body is done ({@link EmbeddedTransaction#writeDeferred}):
+ * an accept of sixteen jobs sets its type's latest activity sixteen times, and one write is enough.
  */
 final class UnreadableWrites {
 
     private static final int STAMP_BYTES = 10;
 
     private final String store;
-    /** Keys whose value is versionstamped; null until one is set. */
-    private Set<ByteBuffer> values;
+    /** Keys whose value is versionstamped, each with the value last set there; null until one is set. */
+    private Map<ByteBuffer, byte[]> values;
     /** Ranges [begin, end) a versionstamped key may land in; null until one is set. */
     private List<byte[][]> keyRanges;
 
@@ -42,12 +47,34 @@ final class UnreadableWrites {
         this.store = store;
     }
 
-    /** A versionstamped value was set at {@code key}. */
-    void valueAt(byte[] key) {
+    /** A versionstamped value, {@code value} with the stamp filled in, was set at {@code key}. */
+    void valueAt(byte[] key, byte[] value) {
         if (values == null) {
-            values = new HashSet<>();
+            values = new HashMap<>();
         }
-        values.add(ByteBuffer.wrap(key.clone()));
+        values.put(ByteBuffer.wrap(key.clone()), value);
+    }
+
+    /**
+     * A set of {@code key} to {@code value}: kept, and answered true, if the key's value is marked
+     * (it stays marked, as on FoundationDB); the caller writes it otherwise.
+     */
+    boolean setIfMarked(byte[] key, byte[] value) {
+        if (values == null || !values.containsKey(ByteBuffer.wrap(key))) {
+            return false;
+        }
+        values.put(ByteBuffer.wrap(key.clone()), value.clone()); // the caller may reuse its array
+        return true;
+    }
+
+    /** The value last set at a marked key, or null if the key is not marked. */
+    byte[] valueOf(byte[] key) {
+        return values == null ? null : values.get(ByteBuffer.wrap(key));
+    }
+
+    /** Every marked key with the value last set there, for writing once the body is done. */
+    Map<ByteBuffer, byte[]> values() {
+        return values == null ? Map.of() : values;
     }
 
     /**
@@ -79,7 +106,7 @@ final class UnreadableWrites {
         if (values == null) {
             return;
         }
-        for (Iterator<ByteBuffer> it = values.iterator(); it.hasNext(); ) {
+        for (Iterator<ByteBuffer> it = values.keySet().iterator(); it.hasNext(); ) {
             byte[] key = it.next().array();
             if (Arrays.compareUnsigned(key, begin) >= 0 && Arrays.compareUnsigned(key, end) < 0) {
                 it.remove();
@@ -91,7 +118,7 @@ final class UnreadableWrites {
         if (values == null && keyRanges == null) {
             return;
         }
-        if (values != null && values.contains(ByteBuffer.wrap(key)) || overlapsKeyRange(key, null)) {
+        if (values != null && values.containsKey(ByteBuffer.wrap(key)) || overlapsKeyRange(key, null)) {
             throw refused();
         }
     }
@@ -101,7 +128,7 @@ final class UnreadableWrites {
         if (values == null && keyRanges == null) {
             return;
         }
-        for (ByteBuffer value : values == null ? Set.<ByteBuffer>of() : values) {
+        for (ByteBuffer value : values == null ? Set.<ByteBuffer>of() : values.keySet()) {
             byte[] key = value.array();
             if (Arrays.compareUnsigned(key, begin) >= 0 && Arrays.compareUnsigned(key, end) < 0) {
                 throw refused();
