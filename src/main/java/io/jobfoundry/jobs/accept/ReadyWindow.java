@@ -38,15 +38,11 @@ final class ReadyWindow {
     private final boolean whole;
     private final Map<Integer, ClassKeys> classes = new HashMap<>();
 
-    /** One class's oldest keys not yet claimed, and whether no others existed when they were read. */
-    private static final class ClassKeys {
-        final List<ReadyKey> left;
-        final boolean complete;
-
-        ClassKeys(List<ReadyKey> left, boolean complete) {
-            this.left = left;
-            this.complete = complete;
-        }
+    /**
+     * One class's oldest keys not yet claimed (a list the take shortens), and whether no others
+     * existed when they were read.
+     */
+    private record ClassKeys(List<ReadyKey> left, boolean complete) {
     }
 
     /**
@@ -74,19 +70,19 @@ final class ReadyWindow {
     List<ReadyKey> candidates(Priority priority, boolean retry) {
         int order = JobKeys.readyClassOrder(priority, retry);
         ClassKeys known = classes.get(order);
-        if (known == null || !known.complete && known.left.size() < window) {
+        if (known == null || !known.complete() && known.left().size() < window) {
             known = known == null ? fromFirstRead(priority, retry, order) : readClass(priority, retry);
             classes.put(order, known);
         }
         // A copy: the caller takes keys out while it goes through them.
-        return List.copyOf(known.left.size() <= window ? known.left : known.left.subList(0, window));
+        return List.copyOf(known.left().size() <= window ? known.left() : known.left().subList(0, window));
     }
 
     /** Takes a key out of the candidates: this take claimed it, or found it cannot be claimed. */
     void remove(ReadyKey key) {
         ClassKeys known = classes.get(key.classOrder());
         if (known != null) {
-            known.left.removeIf(k -> k == key);
+            known.left().removeIf(k -> k == key);
         }
     }
 

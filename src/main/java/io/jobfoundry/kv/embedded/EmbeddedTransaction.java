@@ -104,10 +104,7 @@ final class EmbeddedTransaction implements KvTransaction {
 
     @Override
     public void set(byte[] key, byte[] value) {
-        checkWrite(key, value);
-        byte[] last = touched.put(ByteBuffer.wrap(key.clone()),
-                value.length <= REMEMBERED_VALUE_BYTES ? value.clone() : null);
-        adds.forget(key);
+        byte[] last = noteSet(key, value);
         if (unreadable.setIfMarked(key, value)) {
             return; // written once the body is done (writeDeferred)
         }
@@ -186,10 +183,21 @@ final class EmbeddedTransaction implements KvTransaction {
         checkLimits(key.length, value.length + VERSIONSTAMP_OFFSET_BYTES);
         byte[] complete = value.clone();
         VersionstampKeys.fill(complete, offset, stamp);
-        checkWrite(key, complete);
-        touched.put(ByteBuffer.wrap(key.clone()), complete.length <= REMEMBERED_VALUE_BYTES ? complete.clone() : null);
-        adds.forget(key);
+        noteSet(key, complete);
         unreadable.valueAt(key, complete); // written once the body is done (writeDeferred)
+    }
+
+    /**
+     * What every set of {@code key} does before it is written: the limits, the key and small value
+     * remembered, the batch's pending adds to the key replaced. Answers the value this transaction
+     * set there before, if it remembered one.
+     */
+    private byte[] noteSet(byte[] key, byte[] value) {
+        checkWrite(key, value);
+        byte[] last = touched.put(ByteBuffer.wrap(key.clone()),
+                value.length <= REMEMBERED_VALUE_BYTES ? value.clone() : null);
+        adds.forget(key);
+        return last;
     }
 
     /**
