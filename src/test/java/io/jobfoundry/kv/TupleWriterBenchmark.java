@@ -1,5 +1,7 @@
 package io.jobfoundry.kv;
 
+import io.jobfoundry.jobs.model.Priority;
+import io.jobfoundry.jobs.records.JobKeys;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -34,19 +36,19 @@ public class TupleWriterBenchmark {
     private final String worker = "worker-host-17";
     private final long now = 1_795_800_000_000L;
 
-    /** A job's record key: the keyspace's tag, the type, the id. */
+    /** A job's record key, as the engine builds it. */
     @Benchmark
     public byte[] recordKey() {
-        return TupleWriter.of("j").add(type).add(id).pack();
+        return JobKeys.job(type, id);
     }
 
-    /** A ready-index key: type, group, class, time, id. */
+    /** A ready-index key (type, group, class, time, id), as the engine builds it. */
     @Benchmark
     public byte[] readyKey() {
-        return TupleWriter.of("r").add(type).add("").add(1).add(now).add(id).pack();
+        return JobKeys.ready(type, "", Priority.HIGH, false, now, id);
     }
 
-    /** The strings and numbers of a running job's record. */
+    /** The strings and numbers of a running job's record (RecordFormat's shape; it is not public). */
     @Benchmark
     public byte[] recordLike() {
         return TupleWriter.withCapacity(64).add(1).add(2).add("").add(0).add(now).add(now).add(now)
