@@ -106,7 +106,8 @@ public final class JobGauges implements MeterBinder {
             return 0;
         }
         Duration waited = Duration.between(due, engine.context().clock().instant());
-        return waited.isNegative() ? 0 : waited.toNanos() / 1e9;
+        // Not toNanos(): it overflows past 292 years, and a job may be scheduled in year 0000.
+        return waited.isNegative() ? 0 : waited.getSeconds() + waited.getNano() / 1e9;
     }
 
     private void refreshIfStale() {

@@ -16,6 +16,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +48,25 @@ class JobGaugesTest {
             assertEquals(0, paused.value());
             engine.pause("fresh", true);
             assertEquals(1, paused.value(), "a paused type shows as 1");
+        }
+    }
+
+    /** The wait of a job due in year 0000 (which the API takes) is some 2,000 years, not an overflow. */
+    @Test
+    void aJobDueCenturiesAgoHasWaitedThatLong() {
+        Instant now = Instant.parse("2026-11-27T12:00:00Z");
+        Instant due = Instant.parse("0000-01-01T00:00:00Z");
+        try (EmbeddedStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")))) {
+            JobEngine engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT),
+                    Clock.fixed(now, ZoneOffset.UTC), EngineOptions.DEFAULT);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new JobGauges(engine, Duration.ZERO).bindTo(registry);
+            engine.put("ancient", "a", JobChanges.NONE.withScheduledAt(due));
+            scrape(registry);
+
+            Gauge latency = registry.find("jobfoundry.jobs.latency").tags("type", "ancient").gauge();
+            assertNotNull(latency);
+            assertEquals(Duration.between(due, now).getSeconds(), latency.value(), 1.0);
         }
     }
 
