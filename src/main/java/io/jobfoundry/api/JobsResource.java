@@ -267,14 +267,21 @@ public class JobsResource {
     @Operation(operationId = "removeJob", summary = "Remove every trace of a job",
             description = "A processor running it gets 409 removed on its next call.")
     @Tag(name = "Jobs")
+    @RequestBody(ref = "Empty")
     @APIResponse(responseCode = "204", description = "The job was removed")
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
     @APIResponse(responseCode = "404", ref = "JobNotFound")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @RolesAllowed(Role.PRODUCER_NAME)
     @DELETE
     @Path("{id}")
-    public Response remove(@PathParam("type") String type, @PathParam("id") String id) {
+    public Response remove(@PathParam("type") String type, @PathParam("id") String id,
+            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
+        // A body is not needed, but one sent is read as every call reads it: a malformed request
+        // removes nothing.
+        bodies.read(contentType, body).allow();
         jobs.jobs().remove(type, id);
         return Response.noContent().build();
     }

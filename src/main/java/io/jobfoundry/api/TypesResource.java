@@ -190,30 +190,40 @@ public class TypesResource {
             description = "On every replica, at once. Blocked accepts keep waiting; creating, heartbeats, finishes "
                     + "and the activity monitor go on. A type not yet used is registered, paused.")
     @Tag(name = "Types")
+    @RequestBody(ref = "Empty")
     @APIResponse(responseCode = "200", description = "The type as it is now",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = TypeDto.class)))
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @RolesAllowed(Role.ADMIN_NAME)
     @POST
     @Path("{type}/pause")
-    public TypeDto pause(@PathParam("type") String type) {
+    public TypeDto pause(@PathParam("type") String type,
+            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
+        bodies.read(contentType, body).allow();
         return TypeDto.of(jobs.jobs().pause(type, true));
     }
 
     @Operation(operationId = "resumeType", summary = "Resume a paused type",
             description = "Accepts waiting for the type, on every replica, are handed its due jobs at once.")
     @Tag(name = "Types")
+    @RequestBody(ref = "Empty")
     @APIResponse(responseCode = "200", description = "The type as it is now",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = TypeDto.class)))
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
     @RolesAllowed(Role.ADMIN_NAME)
     @POST
     @Path("{type}/resume")
-    public TypeDto resume(@PathParam("type") String type) {
+    public TypeDto resume(@PathParam("type") String type,
+            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
+        bodies.read(contentType, body).allow();
         return TypeDto.of(jobs.jobs().pause(type, false));
     }
 }

@@ -272,6 +272,17 @@ class MalformedRequestsTest {
         c.add(new Case("resubmit lease empty", "POST", running + "/resubmit", JSON, "{\"lease\":\"\"}", 400,
                 "lease"));
         c.add(new Case("cancel with a member", "POST", job + "/cancel", JSON, "{\"why\":\"x\"}", 400, "why"));
+        // Calls that take no body still read one that is sent: a malformed one does nothing.
+        c.add(new Case("remove with a member", "DELETE", job, JSON, "{\"why\":\"x\"}", 400, "why"));
+        c.add(new Case("remove with truncated JSON", "DELETE", job, JSON, "{garbage", 400, null));
+        c.add(new Case("remove with a text body", "DELETE", job, "text/plain", "{garbage", 415, null));
+        for (String call : List.of("pause", "resume")) {
+            String path = "/v1/types/" + T + "/" + call;
+            c.add(new Case(call + " with a member", "POST", path, JSON, "{\"paused\":true}", 400, "paused"));
+            c.add(new Case(call + " with truncated JSON", "POST", path, JSON, "{\"paused\":true", 400, null));
+            c.add(new Case(call + " with an array body", "POST", path, JSON, "[]", 400, null));
+            c.add(new Case(call + " with a text body", "POST", path, "text/plain", "x", 415, null));
+        }
         // ---- types and preview
         c.add(new Case("activityTimeout text", "PUT", "/v1/types/" + T + "x", JSON, "{\"activityTimeout\":\"30\"}",
                 400, "activityTimeout"));
@@ -352,7 +363,8 @@ class MalformedRequestsTest {
         Api.get(T, "j").statusCode(200).body("state", equalTo("pending")).body("data.keep", equalTo(true))
                 .body("scheduledAt", equalTo("2099-01-01T00:00:00Z")).body("group", equalTo(""));
         Api.get(T, "r").statusCode(200).body("state", equalTo("running"));
-        given().get("/v1/types/{type}", T).then().statusCode(200).body("maxAttempts", equalTo(25));
+        given().get("/v1/types/{type}", T).then().statusCode(200).body("maxAttempts", equalTo(25))
+                .body("paused", equalTo(false));
     }
 
     @Test

@@ -61,7 +61,7 @@ class OpenApiDocumentTest {
             Map.entry("PUT /v1/jobs/{type}/{id}", Set.of(400, 413, 415, 503)),
             Map.entry("GET /v1/jobs/{type}/{id}", Set.of(400, 404, 503)),
             Map.entry("PATCH /v1/jobs/{type}/{id}", Set.of(400, 404, 409, 413, 415, 503)),
-            Map.entry("DELETE /v1/jobs/{type}/{id}", Set.of(400, 404, 503)),
+            Map.entry("DELETE /v1/jobs/{type}/{id}", Set.of(400, 404, 413, 415, 503)),
             Map.entry("GET /v1/jobs/{type}/{id}/events", Set.of(400, 404, 503)),
             Map.entry("POST /v1/jobs/{type}/{id}/cancel", Set.of(400, 404, 413, 415, 503)),
             Map.entry("POST /v1/jobs/{type}/{id}/resubmit", Set.of(400, 404, 409, 413, 415, 503)),
@@ -74,9 +74,9 @@ class OpenApiDocumentTest {
             Map.entry("GET /v1/types", Set.of(503)),
             Map.entry("GET /v1/types/{type}", Set.of(400, 404, 503)),
             Map.entry("PUT /v1/types/{type}", Set.of(400, 413, 415, 503)),
-            Map.entry("POST /v1/types/{type}/pause", Set.of(400, 503)),
+            Map.entry("POST /v1/types/{type}/pause", Set.of(400, 413, 415, 503)),
             Map.entry("GET /v1/types/{type}/groups", Set.of(400, 404, 503)),
-            Map.entry("POST /v1/types/{type}/resume", Set.of(400, 503)),
+            Map.entry("POST /v1/types/{type}/resume", Set.of(400, 413, 415, 503)),
             Map.entry("POST /v1/repeat/preview", Set.of(400, 413, 415)),
             Map.entry("GET /v1/me", Set.of()));
 
