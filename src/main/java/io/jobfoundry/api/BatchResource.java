@@ -90,7 +90,7 @@ public class BatchResource {
         List<FinishItem> items = read(contentType, body, (item, i) -> {
             item.allow("type", "id", "lease", "outcome", "data", "error");
             FinishItem finish = new FinishItem(item.requiredString("type"), item.requiredString("id"),
-                    item.requiredString("lease"), JobBodies.succeeded(item.requiredString("outcome")),
+                    item.requiredString("lease"), JobBodies.succeeded(item),
                     item.jsonObject("data"), item.nullableString("error").orElse(null));
             batches.check(finish);
             return finish;

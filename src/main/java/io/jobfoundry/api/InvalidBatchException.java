@@ -16,8 +16,12 @@ final class InvalidBatchException extends JobfoundryException {
     private final List<ItemError> errors;
 
     InvalidBatchException(List<ItemError> errors) {
-        super(errors.size() + " invalid item(s) in the batch; nothing was changed", false);
+        super(detail(errors.size()), false);
         this.errors = List.copyOf(errors);
+    }
+
+    static String detail(int invalidItems) {
+        return invalidItems + " invalid item(s) in the batch; nothing was changed";
     }
 
     List<ItemError> errors() {

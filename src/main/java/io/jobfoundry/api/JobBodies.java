@@ -35,12 +35,12 @@ final class JobBodies {
         return new JobChanges(
                 body.jsonObject("data"),
                 given(body.time("scheduledAt")),
-                given(body.string("priority").map(JobBodies::priority)),
+                given(body.string("priority").map(text -> priority(body.field("priority"), text))),
                 given(body.string("group")),
                 body.nullableString("repeat"),
                 given(body.integer("maxAttempts", 1, TypeSettings.MAX_ATTEMPTS_LIMIT)),
                 given(after(body)),
-                given(body.string("afterFailure").map(JobBodies::afterFailure)));
+                given(body.string("afterFailure").map(text -> afterFailure(body.field("afterFailure"), text))));
     }
 
     /** The members of a PATCH: those of an add but the dependencies, which only an add or a PUT sets. */
@@ -65,31 +65,32 @@ final class JobBodies {
         }).toList());
     }
 
-    static AfterFailure afterFailure(String text) {
+    static AfterFailure afterFailure(String field, String text) {
         return switch (text) {
             case "cancel" -> AfterFailure.CANCEL;
             case "run" -> AfterFailure.RUN;
-            default -> throw new InvalidInputException("afterFailure", "afterFailure is \"cancel\" or \"run\", not "
+            default -> throw new InvalidInputException(field, field + " is \"cancel\" or \"run\", not "
                     + Problems.printable(text));
         };
     }
 
-    static Priority priority(String text) {
+    static Priority priority(String field, String text) {
         return switch (text) {
             case "high" -> Priority.HIGH;
             case "low" -> Priority.LOW;
-            default -> throw new InvalidInputException("priority", "priority is \"high\" or \"low\", not "
+            default -> throw new InvalidInputException(field, field + " is \"high\" or \"low\", not "
                     + Problems.printable(text));
         };
     }
 
-    /** {@code succeeded} or {@code failed}. */
-    static boolean succeeded(String outcome) {
+    /** The body's {@code outcome}, required: {@code succeeded} or {@code failed}. */
+    static boolean succeeded(JsonBody body) {
+        String outcome = body.requiredString("outcome");
         return switch (outcome) {
             case "succeeded" -> true;
             case "failed" -> false;
-            default -> throw new InvalidInputException("outcome", "outcome is \"succeeded\" or \"failed\", not "
-                    + Problems.printable(outcome));
+            default -> throw new InvalidInputException(body.field("outcome"), body.field("outcome")
+                    + " is \"succeeded\" or \"failed\", not " + Problems.printable(outcome));
         };
     }
 

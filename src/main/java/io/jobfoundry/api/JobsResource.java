@@ -330,7 +330,7 @@ public class JobsResource {
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         JsonBody request = bodies.read(contentType, body).allow("lease", "outcome", "data", "error");
         String lease = request.requiredString("lease");
-        boolean succeeded = JobBodies.succeeded(request.requiredString("outcome"));
+        boolean succeeded = JobBodies.succeeded(request);
         Change<String> data = request.jsonObject("data");
         String error = request.nullableString("error").orElse(null);
         return Suspended.onRequestContext(jobs.jobs().finishAsync(type, id, lease, succeeded, data, error), JobDto::of);

@@ -78,7 +78,8 @@ final class JsonBody {
         return object.has(name) && object.get(name).isNull();
     }
 
-    private String field(String name) {
+    /** The member as errors name it: {@code jobs[3].priority} for a batch item's. */
+    String field(String name) {
         return prefix + name;
     }
 

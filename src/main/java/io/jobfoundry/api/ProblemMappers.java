@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,8 +39,13 @@ public class ProblemMappers {
         return withField(ProblemType.INVALID_REQUEST, e.getMessage(), e.field());
     }
 
+    /** Refused by the engine; a batch's item, found only as the batch ran, is answered as the items refused before it. */
     @ServerExceptionMapper
     public Response invalidJobRequest(InvalidJobRequestException e) {
+        if (e.item().isPresent()) {
+            return itemErrors(List.of(new InvalidBatchException.ItemError(e.item().getAsInt(), e.field(),
+                    e.getMessage())));
+        }
         return withField(ProblemType.INVALID_REQUEST, e.getMessage(), e.field());
     }
 
@@ -101,8 +107,13 @@ public class ProblemMappers {
     /** Every invalid item of a batch, so that a client mends them all at once. */
     @ServerExceptionMapper
     public Response invalidBatch(InvalidBatchException e) {
-        Map<String, Object> problem = Problems.document(ProblemType.INVALID_REQUEST, e.getMessage());
-        problem.put("errors", e.errors().stream().map(error -> {
+        return itemErrors(e.errors());
+    }
+
+    private static Response itemErrors(List<InvalidBatchException.ItemError> errors) {
+        Map<String, Object> problem = Problems.document(ProblemType.INVALID_REQUEST,
+                InvalidBatchException.detail(errors.size()));
+        problem.put("errors", errors.stream().map(error -> {
             Map<String, Object> item = new LinkedHashMap<>();
             item.put("index", error.index());
             if (error.field() != null) {

@@ -98,8 +98,7 @@ public final class JobBatches {
                 try {
                     added.add(Adds.add(tx, settings, type, ids.get(i), valid.get(i), now, nonces.get(i), true));
                 } catch (InvalidJobRequestException e) { // a job named in after that does not exist
-                    throw new InvalidJobRequestException("jobs[" + i + "]." + e.field(), "jobs[" + i + "]: "
-                            + e.getMessage());
+                    throw InvalidJobRequestException.ofItem(i, e);
                 }
             }
             return added;
@@ -222,8 +221,8 @@ public final class JobBatches {
      */
     private static void once(Set<String> seen, int index, String type, String id) {
         if (!seen.add(type + '\u0000' + id)) {
-            throw new InvalidJobRequestException("jobs[" + index + "]",
-                    "job " + id + " of type " + type + " is in the batch already: each job at most once per batch");
+            throw InvalidJobRequestException.ofItem(index, new InvalidJobRequestException(null,
+                    "job " + id + " of type " + type + " is in the batch already: each job at most once per batch"));
         }
     }
 

@@ -79,13 +79,13 @@ public final class ScopedJobs {
 
     public CompletableFuture<Added> createAsync(String type, JobChanges changes) {
         scope.check(type);
-        checkAfter(changes, "");
+        checkAfter(changes);
         return shownWhenDone(engine.createAsync(type, changes), this::shown);
     }
 
     public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes) {
         scope.check(type);
-        checkAfter(changes, "");
+        checkAfter(changes);
         return shownWhenDone(engine.putAsync(type, id, changes), this::shown);
     }
 
@@ -187,7 +187,11 @@ public final class ScopedJobs {
     public CompletableFuture<List<Added>> createAll(List<NewJob> jobs) {
         jobs.forEach(job -> scope.check(job.type()));
         for (int i = 0; i < jobs.size(); i++) {
-            checkAfter(jobs.get(i).changes(), "jobs[" + i + "].");
+            try {
+                checkAfter(jobs.get(i).changes());
+            } catch (InvalidJobRequestException e) {
+                throw InvalidJobRequestException.ofItem(i, e);
+            }
         }
         return shownWhenDone(engine.batches().createAll(jobs), added -> added.stream().map(this::shown).toList());
     }
@@ -208,16 +212,14 @@ public final class ScopedJobs {
      * A job named in {@code after} of a type this caller may not see is answered as one that does
      * not exist: the same {@code 400}, so that the answer tells nothing of the other type's jobs.
      */
-    private void checkAfter(JobChanges changes, String prefix) {
+    private void checkAfter(JobChanges changes) {
         if (scope.isAll() || !changes.after().given() || changes.after().value() == null) {
             return;
         }
         List<JobRef> after = changes.after().value();
         for (int i = 0; i < after.size(); i++) {
             if (after.get(i).type() != null && !scope.permits(after.get(i).type())) {
-                InvalidJobRequestException missing = Dependencies.missing(i, after.get(i));
-                throw prefix.isEmpty() ? missing : new InvalidJobRequestException(prefix + missing.field(),
-                        prefix.substring(0, prefix.length() - 1) + ": " + missing.getMessage());
+                throw Dependencies.missing(i, after.get(i));
             }
         }
     }

@@ -53,6 +53,21 @@ class BatchResourceTest {
         Api.get(type, "fine").statusCode(404);
     }
 
+    /** Each member at fault is named within its item, whichever check refused it. */
+    @Test
+    void aRefusedMemberIsNamedWithItsItem() {
+        String type = Api.type("batch-members");
+        json("{\"jobs\":[{\"type\":\"" + type + "\"},{\"type\":\"" + type + "\",\"priority\":\"urgent\"},"
+                + "{\"type\":\"" + type + "\",\"afterFailure\":\"skip\"}]}")
+                .post("/v1/jobs").then().statusCode(400).contentType(PROBLEM).body("errors", hasSize(2))
+                .body("errors[0].index", equalTo(1)).body("errors[0].field", equalTo("jobs[1].priority"))
+                .body("errors[0].detail", containsString("jobs[1].priority is \"high\" or \"low\""))
+                .body("errors[1].index", equalTo(2)).body("errors[1].field", equalTo("jobs[2].afterFailure"));
+        json("{\"jobs\":[{\"type\":\"" + type + "\",\"id\":\"a\",\"lease\":\"x\",\"outcome\":\"done\"}]}")
+                .post("/v1/finish").then().statusCode(400).body("errors[0].field", equalTo("jobs[0].outcome"));
+        Api.get(type, "a").statusCode(404);
+    }
+
     @Test
     void aBatchMustHoldOneToAThousandObjects() {
         json("{}").post("/v1/jobs").then().statusCode(400).body("field", equalTo("jobs"));

@@ -138,7 +138,8 @@ class DependenciesResourceTest {
         String forward = "{\"jobs\":[{\"type\":\"" + step + "\",\"id\":\"3\",\"after\":[" + ref(step, "4") + "]},"
                 + "{\"type\":\"" + step + "\",\"id\":\"4\"}]}";
         json(forward).post("/v1/jobs").then().statusCode(400).contentType(PROBLEM)
-                .body("field", equalTo("jobs[0].after[0]"));
+                .body("errors", hasSize(1)).body("errors[0].index", equalTo(0))
+                .body("errors[0].field", equalTo("jobs[0].after[0]"));
         Api.get(step, "4").statusCode(404);
         List<String> ids = json("{\"types\":[\"" + step + "\"],\"max\":10}").post("/v1/accept").then().statusCode(200)
                 .extract().path("id");

@@ -159,7 +159,8 @@ class TypeScopeTest {
         assertEquals(missing.replace("invoice-9", "invoice-1"), hidden);
         String batch = "{\"jobs\":[{\"type\":\"" + email + "\",\"after\":[{\"type\":\"" + billing
                 + "\",\"id\":\"invoice-1\"}]}]}";
-        json(confined(), batch).post("/v1/jobs").then().statusCode(400).body("field", equalTo("jobs[0].after[0]"));
+        json(confined(), batch).post("/v1/jobs").then().statusCode(400).body("errors[0].index", equalTo(0))
+                .body("errors[0].field", equalTo("jobs[0].after[0]"));
         admin().get("/v1/jobs/{type}/{id}", email, "after-billing").then().statusCode(404);
 
         // A job of its type that an admin made wait for the billing job shows it nothing of it...

@@ -23,6 +23,7 @@ import io.jobfoundry.jobs.model.Retention;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -339,6 +340,7 @@ public interface DependencyContract extends EngineFixture {
         InvalidJobRequestException later = assertThrows(InvalidJobRequestException.class,
                 () -> Futures.join(engine().batches().createAll(forward)));
         assertEquals("jobs[0].after[0]", later.field());
+        assertEquals(OptionalInt.of(0), later.item(), "the item at fault");
         assertTrue(engine().get("step", "2").isEmpty(), "the batch changed nothing");
     }
 
