@@ -10,10 +10,12 @@ import java.util.Map;
 
 /**
  * Refuses a path with a segment that is {@code .} or {@code ..}, as sent or percent-encoded
- * ({@code %2E}). URLs remove such segments before routing (RFC 3986, and Quarkus does), so the
- * request would reach another endpoint: {@code GET /v1/jobs/t/%2E} listed the type's jobs, and
- * {@code PUT} of it was a 405. An id cannot be {@code .} or {@code ..}; this says so with a
- * {@code 400} naming the id (or the type), before anything is routed.
+ * ({@code %2E}), or empty ({@code //}) short of its end. URLs remove dot segments before routing
+ * (RFC 3986, and Quarkus does), and Quarkus merges the slashes of an empty one, so the request
+ * would reach another endpoint or name another job: {@code GET /v1/jobs/t/%2E} listed the type's
+ * jobs, {@code PUT} of it was a 405, and {@code PUT /v1/jobs/t//x} made job {@code x}. An id
+ * cannot be any of these; this says so with a {@code 400} naming the id (or the type), before
+ * anything is routed.
  */
 @ApplicationScoped
 class DotSegmentRoute {
@@ -27,14 +29,14 @@ class DotSegmentRoute {
 
     private static void check(RoutingContext ctx) {
         String path = ctx.request().path();
-        if (path == null || (path.indexOf('.') < 0 && path.indexOf('%') < 0)) {
+        if (path == null || (path.indexOf('.') < 0 && path.indexOf('%') < 0 && !path.contains("//"))) {
             ctx.next(); // every ordinary request: nothing to look at
             return;
         }
         String[] segments = path.split("/", -1);
         for (int i = 0; i < segments.length; i++) {
             String segment = segments[i].toUpperCase(Locale.ROOT).replace("%2E", ".");
-            if (segment.equals(".") || segment.equals("..")) {
+            if (segment.equals(".") || segment.equals("..") || segment.isEmpty() && i > 0 && i < segments.length - 1) {
                 refuse(ctx, segments, i);
                 return;
             }
@@ -45,9 +47,11 @@ class DotSegmentRoute {
     private static void refuse(RoutingContext ctx, String[] segments, int index) {
         boolean jobPath = segments.length > 3 && segments[1].equals("v1") && segments[2].equals("jobs");
         String field = jobPath ? JOB_PATH_PARAMETERS.get(index) : null;
+        String what = segments[index].isEmpty() ? "is empty ('//'), and its slashes would be merged"
+                : "is '.' or '..', which URLs remove";
         Map<String, Object> problem = Problems.document(ProblemType.INVALID_REQUEST,
                 (field == null ? "the path segment " : "the " + field + " ") + Problems.printable(segments[index])
-                        + " is '.' or '..', which URLs remove before the request is routed; an id cannot be either");
+                        + " " + what + " before the request is routed; an id cannot be either");
         if (field != null) {
             problem.put("field", field);
         }

@@ -2,6 +2,7 @@ package io.jobfoundry.api;
 
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.TypeNames;
 import jakarta.ws.rs.core.UriInfo;
 
 /**
@@ -15,6 +16,9 @@ record ListQuery(JobState state, JobResult result, String group, int limit) {
         // Read from UriInfo: @QueryParam turns "group=" into null, which would mean "any group".
         String group = uri.getQueryParameters().containsKey("group")
                 ? uri.getQueryParameters().getFirst("group") : null;
+        if (group != null) {
+            TypeNames.checkGroup(group); // refused as in a body, not answered with an empty page
+        }
         return new ListQuery(state == null ? null : JobBodies.state("state", state),
                 result == null ? null : JobBodies.result("result", result), group,
                 QueryParams.integer("limit", limit, 1, 1000, config.defaultPageSize()));

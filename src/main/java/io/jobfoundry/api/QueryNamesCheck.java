@@ -5,6 +5,8 @@ import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.UriInfo;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,10 +30,17 @@ public class QueryNamesCheck {
             return;
         }
         Set<String> names = taken.computeIfAbsent(resource.getResourceMethod(), QueryNamesCheck::namesOf);
-        for (String name : uri.getQueryParameters().keySet()) {
+        for (Map.Entry<String, List<String>> parameter : uri.getQueryParameters().entrySet()) {
+            String name = parameter.getKey();
             if (!names.contains(name)) {
                 throw new InvalidInputException(name, "unknown query parameter " + Problems.printable(name) + "; "
                         + (names.isEmpty() ? "this call takes none" : "this call takes " + String.join(", ", names)));
+            }
+            // Every parameter takes one value; which of two a call used would be a guess, as for
+            // a member named twice in a body.
+            if (parameter.getValue().size() > 1) {
+                throw new InvalidInputException(name, "query parameter " + Problems.printable(name) + " is given "
+                        + parameter.getValue().size() + " times; it takes one value");
             }
         }
     }

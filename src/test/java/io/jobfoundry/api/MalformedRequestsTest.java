@@ -325,6 +325,19 @@ class MalformedRequestsTest {
         c.add(new Case("GET on accept", "GET", "/v1/accept", null, null, 405, null));
         c.add(new Case("POST on a job", "POST", job, JSON, "{}", 405, null));
         c.add(new Case("PATCH on the types", "PATCH", "/v1/types", JSON, "{}", 405, null));
+        // ---- query parameters
+        c.add(new Case("a limit given twice", "GET", jobs + "?limit=2&limit=abc", null, null, 400, "limit"));
+        c.add(new Case("a state given twice", "GET", jobs + "?state=running&state=pending", null, null, 400,
+                "state"));
+        c.add(new Case("a group with a control character", "GET", jobs + "?group=a%00b", null, null, 400, "group"));
+        c.add(new Case("a group too long", "GET", jobs + "?group=" + "g".repeat(257), null, null, 400, "group"));
+        c.add(new Case("a group too long across types", "GET", "/v1/jobs?group=" + "g".repeat(257), null, null, 400,
+                "group"));
+        c.add(new Case("waitFor given twice", "GET", job + "?waitFor=pending&waitFor=running", null, null, 400,
+                "waitFor"));
+        c.add(new Case("a bulk filter's group too long", "POST", "/v1/bulk", JSON,
+                "{\"action\":\"cancel\",\"filter\":{\"type\":\"" + T + "\",\"group\":\"" + "g".repeat(257) + "\"}}",
+                400, "filter.group"));
         return c.stream();
     }
 
@@ -539,6 +552,22 @@ class MalformedRequestsTest {
         Api.get(T, "a.b").statusCode(200);
         String dots = raw("GET /v1/jobs/" + T + "/...%2E HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         assertEquals("HTTP/1.1 404", dots.substring(0, 12), dots);
+    }
+
+    @Test
+    void anEmptySegmentIsRefusedBeforeItsSlashesAreMerged() throws Exception {
+        // PUT /v1/jobs/{type}//x made job x: the empty id's slashes were merged into one.
+        for (String request : List.of("PUT /v1/jobs/" + T + "//empty-id", "GET /v1/jobs//" + T + "/j",
+                "PUT /v1/jobs/" + T + "//empty-id/")) {
+            String answer = raw(request + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 2\r\nConnection: close\r\n\r\n{}");
+            assertEquals("HTTP/1.1 400", answer.substring(0, 12), request + " answered " + answer);
+            assertTrue(answer.contains("'//'"), answer);
+        }
+        Api.get(T, "empty-id").statusCode(404);
+        // A trailing slash is no empty segment short of the end: it is routed as before.
+        String trailing = raw("GET /v1/jobs/" + T + "/j/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        assertTrue(!trailing.contains("'//'"), trailing);
     }
 
     private static String raw(String request) throws Exception {

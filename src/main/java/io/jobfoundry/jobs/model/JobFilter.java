@@ -18,6 +18,9 @@ public record JobFilter(String types, JobState state, JobResult result, String g
                         "type is a type name or a glob of one with * and ?, e.g. \"email\" or \"Check*\"");
             }
         }
+        if (group != null) {
+            TypeNames.checkGroup(group); // one no job can have matches nothing: a mistake, answered as one
+        }
     }
 
     /** Every job of every type. */
