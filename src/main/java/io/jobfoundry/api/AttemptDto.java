@@ -1,5 +1,6 @@
 package io.jobfoundry.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.jobfoundry.jobs.model.Attempt;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** One attempt in a job's {@code history}, as the wire shows it. */
 @RegisterForReflection
+@JsonPropertyOrder({"attempt", "startedAt", "endedAt", "outcome", "error", "worker"})
 @Schema(name = "Attempt")
 public record AttemptDto(
         @Schema(description = "the attempt's place in its run: 1 for the first") int attempt,

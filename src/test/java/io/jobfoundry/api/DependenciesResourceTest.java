@@ -50,6 +50,9 @@ class DependenciesResourceTest {
         String text = created.asString();
         assertTrue(text.indexOf("\"worker\":") < text.indexOf("\"after\":")
                 && text.indexOf("\"waitingFor\":") < text.indexOf("\"history\":"), text);
+        // ... and each names its job as {"type","id"}.
+        assertTrue(text.contains("\"after\":[{\"type\":\"" + extract + "\",\"id\":\"a\"}"), text);
+        assertTrue(text.contains("\"waitingFor\":[{\"type\":\"" + extract + "\",\"id\":\"a\"}"), text);
         json("{\"types\":[\"" + load + "\"]}").post("/v1/accept").then().statusCode(204);
 
         Response leased = json("{\"types\":[\"" + extract + "\"],\"max\":2}").post("/v1/accept").then().statusCode(200)

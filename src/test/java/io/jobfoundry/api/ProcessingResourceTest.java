@@ -183,7 +183,14 @@ class ProcessingResourceTest {
                 .body("history.outcome", equalTo(List.of("failed", "failed")))
                 .body("history.error", equalTo(List.of("smtp down", "still down")))
                 .body("history[0].startedAt", notNullValue()).body("history[1].endedAt", notNullValue());
-        Api.get(type, "f").statusCode(200).body("history.size()", equalTo(2));
+        Response job = Api.get(type, "f").statusCode(200).body("history.size()", equalTo(2)).extract().response();
+        // Each attempt's members in the contract's order.
+        String attempt = job.asString().substring(job.asString().indexOf("\"history\":"));
+        List<String> order = List.of("\"attempt\":", "\"startedAt\":", "\"endedAt\":", "\"outcome\":", "\"error\":",
+                "\"worker\":");
+        for (int i = 1; i < order.size(); i++) {
+            assertTrue(attempt.indexOf(order.get(i - 1)) < attempt.indexOf(order.get(i)), attempt);
+        }
     }
 
     @Test
