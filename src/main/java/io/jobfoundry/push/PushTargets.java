@@ -3,6 +3,9 @@ package io.jobfoundry.push;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
 
 /**
  * The allow-list of push targets: URL prefixes a type's {@code push.url} must start with, checked
@@ -22,19 +25,33 @@ public final class PushTargets {
     }
 
     /**
-     * Whether {@code url} is under an allowed prefix. Its normalized form must be too, so that
+     * Whether {@code url} is under an allowed prefix. Its resolved form must be too, so that
      * {@code /hooks/../admin} does not pass as under {@code /hooks/}; and a prefix that does not end
-     * with {@code /} must end where the URL's host or path segment ends, so that
+     * with {@code /} must end where the URL's host, port or path segment ends, so that
      * {@code https://api.example} does not admit {@code https://api.example.evil.net/}.
      */
     public boolean allows(String url) {
-        String normalized;
+        String resolved;
         try {
-            normalized = new URI(url).normalize().toString();
+            resolved = new URI(ENCODED_SEPARATORS.matcher(url).replaceAll(PushTargets::decoded)).normalize().toString();
         } catch (URISyntaxException e) {
             return false;
         }
-        return prefixes.stream().anyMatch(prefix -> under(url, prefix) && under(normalized, prefix));
+        return prefixes.stream().anyMatch(prefix -> under(url, prefix) && under(resolved, prefix));
+    }
+
+    /**
+     * Percent-encoded dots, slashes and backslashes. Many servers and proxies decode them before they
+     * resolve dot segments, so {@code /hooks/%2e%2e/admin} or {@code /hooks/..%2fadmin} reaches
+     * {@code /admin} there: the check resolves the URL as such a server would.
+     */
+    private static final Pattern ENCODED_SEPARATORS = Pattern.compile("%(2[eEfF]|5[cC])");
+
+    private static String decoded(MatchResult escape) {
+        return switch (escape.group(1).toLowerCase(Locale.ROOT)) {
+            case "2e" -> ".";
+            default -> "/"; // %2F, and %5C, which some servers take for a slash
+        };
     }
 
     private static boolean under(String url, String prefix) {
@@ -45,7 +62,14 @@ public final class PushTargets {
             return true;
         }
         char next = url.charAt(prefix.length());
-        return next == '/' || next == '?' || next == ':' && !prefix.substring(prefix.indexOf("//") + 2).contains(":");
+        if (next == '/' || next == '?') {
+            return true;
+        }
+        // A port may follow a prefix that is a scheme and host alone, without a port of its own
+        // (an IPv6 literal's colons are inside its brackets).
+        String authority = prefix.substring(prefix.indexOf("//") + 2);
+        boolean hasPort = authority.lastIndexOf(':') > authority.lastIndexOf(']');
+        return next == ':' && authority.indexOf('/') < 0 && !hasPort;
     }
 
     /** Why {@code url} is refused, for a client; names the setting, not the list. */

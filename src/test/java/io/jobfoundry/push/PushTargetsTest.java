@@ -26,6 +26,30 @@ class PushTargetsTest {
         assertFalse(targets.allows("https://api.example/ bad"), "no URL");
     }
 
+    /** Servers that decode before they resolve dot segments see /hooks/%2e%2e/admin as /admin. */
+    @Test
+    void encodedDotsAndSlashesDoNotLeaveThePrefix() {
+        PushTargets targets = new PushTargets(List.of("http://10.0.0.7:8080/hooks/"));
+        assertFalse(targets.allows("http://10.0.0.7:8080/hooks/%2e%2e/admin"));
+        assertFalse(targets.allows("http://10.0.0.7:8080/hooks/%2E%2E/admin"));
+        assertFalse(targets.allows("http://10.0.0.7:8080/hooks/.%2e/admin"));
+        assertFalse(targets.allows("http://10.0.0.7:8080/hooks/..%2fadmin"));
+        assertFalse(targets.allows("http://10.0.0.7:8080/hooks/..%5Cadmin"));
+        assertTrue(targets.allows("http://10.0.0.7:8080/hooks/a%2Fb"), "a slash that stays under the prefix");
+        assertTrue(targets.allows("http://10.0.0.7:8080/hooks/report%2Ecsv?next=%2F..%2F"));
+    }
+
+    @Test
+    void aPortMayFollowAnIpv6HostButNotAPortOrAPath() {
+        PushTargets targets = new PushTargets(List.of("http://[::1]", "http://[fd00::7]:8080", "https://api.example/v1"));
+        assertTrue(targets.allows("http://[::1]/x"));
+        assertTrue(targets.allows("http://[::1]:8443/run"));
+        assertTrue(targets.allows("http://[fd00::7]:8080/run"));
+        assertFalse(targets.allows("http://[fd00::7]:80801/run"), "a longer port is another port");
+        assertFalse(targets.allows("https://api.example/v1:8443"), "a colon after a path is no port");
+        assertTrue(targets.allows("https://api.example/v1/run"));
+    }
+
     @Test
     void withNoPrefixNothingIsAllowedAndTheRefusalSaysWhatToConfigure() {
         PushTargets none = new PushTargets(List.of());
