@@ -1,5 +1,8 @@
 package io.jobfoundry.auth;
 
+import io.quarkus.vertx.http.runtime.ForwardedInfo;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
@@ -38,6 +41,11 @@ public final class Loopback {
         REMOTE_PEER,
         /** The Host header does not name a loopback host (DNS rebinding, or a proxy's public name). */
         HOST_NOT_LOOPBACK,
+        /**
+         * Quarkus' proxy settings put a forwarded host (X-Forwarded-Host, {@code Forwarded: host=})
+         * in place of the Host header, so the Host the client sent is unknown.
+         */
+        FORWARDED_HOST,
         /** The Origin header is not the Host's origin: sent for another site's page, or {@code null}. */
         OTHER_ORIGIN
     }
@@ -51,8 +59,14 @@ public final class Loopback {
 
     public static Verdict verdict(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
-        if (!isLoopbackPeer(request.remoteAddress())) {
+        // The socket's own peer: request.remoteAddress() is, behind Quarkus' proxy settings
+        // (proxy-address-forwarding), whatever X-Forwarded-For or Forwarded says, and any client
+        // can send X-Forwarded-For: 127.0.0.1.
+        if (!isLoopbackPeer(request.connection().remoteAddress())) {
             return Verdict.REMOTE_PEER;
+        }
+        if (hostWasForwarded()) {
+            return Verdict.FORWARDED_HOST;
         }
         HostAndPort host = host(request);
         if (host == null || !isLoopbackHost(host.host())) {
@@ -66,10 +80,21 @@ public final class Loopback {
     }
 
     /**
+     * With {@code quarkus.http.proxy.enable-forwarded-host} (or {@code allow-forwarded} and a
+     * {@code Forwarded: host=}), Quarkus rewrites the Host header itself before any route runs, and
+     * records what it applied as the request's {@link ForwardedInfo}. The rebinding attacker's page
+     * is same-origin to itself and may send any X-Forwarded-Host, so such a request is refused.
+     */
+    private static boolean hostWasForwarded() {
+        Context context = Vertx.currentContext();
+        ForwardedInfo forwarded = context == null ? null : context.getLocal(ForwardedInfo.CONTEXT_KEY);
+        return forwarded != null && forwarded.getHost() != null;
+    }
+
+    /**
      * The host the client named: HTTP/2's {@code :authority} (Vert.x's "real" authority), else the
-     * {@code Host} header. As sent, never what a forwarding header put in its place
-     * ({@code authority()} and {@code host()} give that behind Quarkus' proxy settings): the
-     * rebinding attacker's page is same-origin to itself and may send any {@code X-Forwarded-Host}.
+     * {@code Host} header. Not {@code authority()} or {@code host()}: behind Quarkus' proxy settings
+     * they are the forwarded host (and {@link #hostWasForwarded} refuses a request that has one).
      */
     public static HostAndPort host(HttpServerRequest request) {
         if (request.version() == HttpVersion.HTTP_2) {

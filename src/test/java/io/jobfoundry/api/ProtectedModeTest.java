@@ -168,7 +168,7 @@ class ProtectedModeTest {
     }
 
     /** An address of an interface that is up and not loopback, IPv4 first (an IPv6 link-local needs a scope). */
-    private static Optional<InetAddress> nonLoopbackAddress() throws SocketException {
+    static Optional<InetAddress> nonLoopbackAddress() throws SocketException {
         InetAddress v6 = null;
         for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
             if (!nic.isUp() || nic.isLoopback()) {
