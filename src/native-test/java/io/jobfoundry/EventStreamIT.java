@@ -47,7 +47,7 @@ class EventStreamIT {
             for (int i = 0; i < 100; i++) {
                 try (Socket socket = new Socket("127.0.0.1", port)) {
                     OutputStream out = socket.getOutputStream();
-                    out.write(("GET /v1/jobs/" + type + "/j/events HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    out.write(("GET /v1/jobs/" + type + "/j/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                     out.flush();
                 }
             }

@@ -1,7 +1,9 @@
 package io.jobfoundry.api;
 
-import io.jobfoundry.auth.Loopback;
 import io.jobfoundry.auth.ConfiguredTokens;
+import io.jobfoundry.auth.Loopback;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,9 +11,11 @@ import jakarta.enterprise.event.Observes;
 
 /**
  * Protected mode (Redis' answer to a service started without a password): with no token
- * configured and {@code jobfoundry.auth.open} false, a client that is not on loopback gets
- * {@code 403} saying how to configure tokens, before its request is read; {@code /q/health} stays
- * open for probes. Not installed at all otherwise, so it costs a served request nothing.
+ * configured and {@code jobfoundry.auth.open} false, a request that is not local ({@link Loopback}:
+ * not from loopback, or from a local browser for a page that is not this service's) gets
+ * {@code 403} saying why and how to configure tokens, before its request is read;
+ * {@code /q/health} stays open for probes. Not installed at all otherwise, so it costs a served
+ * request nothing.
  *
  * <p>Also answers, as problem documents, the {@code 401}/{@code 403} of checks Quarkus makes
  * outside JAX-RS ({@code /q/metrics}), which would otherwise be empty.
@@ -31,11 +35,35 @@ class ProtectedModeRoute {
     }
 
     private static void check(RoutingContext ctx) {
-        if (Loopback.is(ctx) || isHealth(ctx.normalizedPath())) {
+        Loopback.Verdict verdict = Loopback.verdict(ctx);
+        if (verdict == Loopback.Verdict.LOCAL || isHealth(ctx.normalizedPath())) {
             ctx.next();
             return;
         }
-        SecurityProblems.end(ctx, Problems.document(ProblemType.FORBIDDEN, SecurityProblems.PROTECTED));
+        SecurityProblems.end(ctx, Problems.document(ProblemType.FORBIDDEN, detail(verdict, ctx)));
+    }
+
+    /** Why the request is not served; the headers at fault are quoted bounded ({@link Problems#printable}). */
+    private static String detail(Loopback.Verdict verdict, RoutingContext ctx) {
+        return switch (verdict) {
+            case HOST_NOT_LOOPBACK -> "the request's Host " + Problems.printable(host(ctx)) + " is not a loopback"
+                    + " name (localhost, *.localhost, 127.0.0.0/8, [::1]), so it may come from a web page whose name"
+                    + " only resolves to this machine (DNS rebinding); " + SecurityProblems.PROTECTED;
+            case FORWARDED_HOST -> "the request names its host in X-Forwarded-Host or Forwarded, which the"
+                    + " proxy settings (quarkus.http.proxy.*) put in place of its Host, so whether it was meant for"
+                    + " this machine is unknown; " + SecurityProblems.PROTECTED;
+            case OTHER_ORIGIN -> "the request came from another site's page (its Origin "
+                    + Problems.printable(ctx.request().getHeader(HttpHeaders.ORIGIN)) + " is not this service's own),"
+                    + " sent by a browser on this machine on that page's behalf; " + SecurityProblems.PROTECTED;
+            case REMOTE_PEER, LOCAL -> SecurityProblems.PROTECTED;
+        };
+    }
+
+    /** The Host as Loopback read it, or as sent if it could not be read. */
+    private static String host(RoutingContext ctx) {
+        HostAndPort host = Loopback.host(ctx.request());
+        return host == null ? ctx.request().getHeader(HttpHeaders.HOST)
+                : host.port() < 0 ? host.host() : host.host() + ":" + host.port();
     }
 
     private static boolean isHealth(String path) {

@@ -33,8 +33,12 @@ public interface AuthConfig {
         /** {@code viewer}, {@code producer}, {@code worker}, {@code admin}. */
         List<String> roles();
 
-        /** Type globs the token is confined to; every type when absent. */
-        Optional<List<String>> types();
+        /**
+         * Comma-separated type globs the token is confined to; every type when absent. Text, split by
+         * {@link ConfiguredTokens}: as a list SmallRye drops empty entries and would give a value of
+         * only those ({@code types=,}) as absent, which means every type, where it must be refused.
+         */
+        Optional<String> types();
 
         /**
          * The subject CN of a client certificate that stands for this token (mutual TLS): a client

@@ -17,8 +17,8 @@ import java.util.Set;
 
 /**
  * Who a request is: {@code Authorization: Bearer <token>} (checked by {@link TokenIdentityProvider}),
- * else — in open mode,
- * or in protected mode from loopback — the anonymous caller with every role, else nobody, which a
+ * else — in open mode, or in protected mode for a local request ({@link Loopback}: loopback peer,
+ * loopback Host, no other site's Origin) — the anonymous caller with every role, else nobody, which a
  * role check answers with {@code 401} and this mechanism's {@code WWW-Authenticate: Bearer}.
  * Client certificates are Quarkus' own mTLS mechanism's, mapped to tokens by
  * {@link CertificateIdentityProvider}.

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
@@ -23,10 +24,10 @@ import org.jboss.logging.Logger;
 
 /**
  * The configured tokens, checked at start: a hash that is not {@code sha256:} and 64 hex digits,
- * no or an unknown role, or a bad type glob stops the service with a message naming the token and
- * the key (never the hash). A presented token is hashed and compared with every configured hash in
- * constant time, all of them every time, so the timing tells neither a hash's prefix nor which
- * token matched.
+ * no or an unknown role, a bad type glob, or a {@code types} that names none stops the service
+ * with a message naming the token and the key (never the hash). A presented token is hashed and
+ * compared with every configured hash in constant time, all of them every time, so the timing
+ * tells neither a hash's prefix nor which token matched.
  */
 @Startup
 @ApplicationScoped
@@ -89,14 +90,7 @@ public class ConfiguredTokens {
             if (token.roles().isEmpty()) {
                 problems.add(key + "roles must name at least one of viewer, producer, worker, admin");
             }
-            TypeScope scope = TypeScope.all();
-            try {
-                scope = token.types().map(types -> TypeScope.of(types.stream().map(String::trim).toList()))
-                        .orElse(TypeScope.all());
-            } catch (InvalidJobRequestException e) {
-                problems.add(key + "types: each is a type name or a glob of one with * and ?, e.g. email*");
-            }
-            SecurityIdentity identity = Caller.identity(name, roles, scope);
+            SecurityIdentity identity = Caller.identity(name, roles, scope(token.types(), key, problems));
             if (HASH.matcher(hash).matches()) {
                 Entry entry = new Entry(name, HexFormat.of().parseHex(hash.substring("sha256:".length())), identity);
                 Entry same = entries.putIfAbsent(new Digest(entry.hash()), entry);
@@ -125,6 +119,31 @@ public class ConfiguredTokens {
         } else {
             LOG.infof("%d token(s) configured: %s", entries.size(),
                     String.join(", ", entries.values().stream().map(Entry::name).toList()));
+        }
+    }
+
+    /**
+     * The types a token is confined to: every type only when {@code types} is absent. A key that
+     * is there but names no type ({@code types=,}, {@code types=" , "}) is a mistake, not a wish for
+     * every type, and stops the start. Otherwise as SmallRye's list reads it: empty entries are
+     * dropped ({@code email*,}), a blank one beside others is a bad glob.
+     */
+    private static TypeScope scope(Optional<String> types, String key, List<String> problems) {
+        if (types.isEmpty()) {
+            return TypeScope.all();
+        }
+        List<String> globs = Arrays.stream(types.get().split(",", -1)).filter(g -> !g.isEmpty()).map(String::trim)
+                .toList();
+        if (globs.stream().allMatch(String::isEmpty)) {
+            problems.add(key + "types names no type: give type names or globs (e.g. email*), or leave the key out"
+                    + " for every type");
+            return TypeScope.all();
+        }
+        try {
+            return TypeScope.of(globs);
+        } catch (InvalidJobRequestException e) {
+            problems.add(key + "types: each is a type name or a glob of one with * and ?, e.g. email*");
+            return TypeScope.all();
         }
     }
 

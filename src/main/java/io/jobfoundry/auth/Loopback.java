@@ -1,18 +1,113 @@
 package io.jobfoundry.auth;
 
+import io.quarkus.vertx.http.runtime.ForwardedInfo;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.HostAndPort;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.util.Locale;
 
-/** Whether a request came from this machine's loopback: the only clients protected mode serves. */
+/**
+ * Whether a request comes from this machine and is meant for it: the only requests protected mode
+ * serves. A loopback peer alone is not enough, because a browser on this machine is a loopback peer
+ * for every page it shows:
+ * <ul>
+ * <li>a page of {@code attacker.example}, whose name the attacker makes resolve to 127.0.0.1 (DNS
+ * rebinding), reaches the port as its own origin and reads the answers; its requests still carry
+ * {@code Host: attacker.example}, so the Host must name a loopback host;
+ * <li>a page of any other site may make the browser send a "simple" request (a {@code POST} without
+ * a body, a form) with no CORS preflight: it cannot read the answer, but the pause or cancel is
+ * done. The browser names the page's origin in {@code Origin} (on every {@code POST}, {@code PUT},
+ * {@code PATCH} and {@code DELETE} it sends), so an Origin must be this service's own.
+ * </ul>
+ * Clients that are not browsers ({@code curl}, {@code kubectl port-forward}, client libraries) send
+ * the Host they connected to and no Origin; the dashboard, served from here, sends its own origin.
+ */
 public final class Loopback {
+
+    /** What the request is, in the order the checks are made. */
+    public enum Verdict {
+        /** Served: a loopback peer, a loopback Host and, if any, its own Origin. */
+        LOCAL,
+        /** The socket's peer is not a loopback address. */
+        REMOTE_PEER,
+        /** The Host header does not name a loopback host (DNS rebinding, or a proxy's public name). */
+        HOST_NOT_LOOPBACK,
+        /**
+         * Quarkus' proxy settings put a forwarded host (X-Forwarded-Host, {@code Forwarded: host=})
+         * in place of the Host header, so the Host the client sent is unknown.
+         */
+        FORWARDED_HOST,
+        /** The Origin header is not the Host's origin: sent for another site's page, or {@code null}. */
+        OTHER_ORIGIN
+    }
 
     private Loopback() {
     }
 
     public static boolean is(RoutingContext ctx) {
-        SocketAddress remote = ctx.request().remoteAddress();
+        return verdict(ctx) == Verdict.LOCAL;
+    }
+
+    public static Verdict verdict(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        // The socket's own peer: request.remoteAddress() is, behind Quarkus' proxy settings
+        // (proxy-address-forwarding), whatever X-Forwarded-For or Forwarded says, and any client
+        // can send X-Forwarded-For: 127.0.0.1.
+        if (!isLoopbackPeer(request.connection().remoteAddress())) {
+            return Verdict.REMOTE_PEER;
+        }
+        if (hostWasForwarded()) {
+            return Verdict.FORWARDED_HOST;
+        }
+        HostAndPort host = host(request);
+        if (host == null || !isLoopbackHost(host.host())) {
+            return Verdict.HOST_NOT_LOOPBACK;
+        }
+        String origin = request.getHeader(HttpHeaders.ORIGIN);
+        if (origin != null && !sameOrigin(origin, host, request.connection().isSsl())) {
+            return Verdict.OTHER_ORIGIN;
+        }
+        return Verdict.LOCAL;
+    }
+
+    /**
+     * With {@code quarkus.http.proxy.enable-forwarded-host} (or {@code allow-forwarded} and a
+     * {@code Forwarded: host=}), Quarkus rewrites the Host header itself before any route runs, and
+     * records what it applied as the request's {@link ForwardedInfo}. The rebinding attacker's page
+     * is same-origin to itself and may send any X-Forwarded-Host, so such a request is refused.
+     */
+    private static boolean hostWasForwarded() {
+        Context context = Vertx.currentContext();
+        ForwardedInfo forwarded = context == null ? null : context.getLocal(ForwardedInfo.CONTEXT_KEY);
+        return forwarded != null && forwarded.getHost() != null;
+    }
+
+    /**
+     * The host the client named: HTTP/2's {@code :authority} (Vert.x's "real" authority), else the
+     * {@code Host} header. Not {@code authority()} or {@code host()}: behind Quarkus' proxy settings
+     * they are the forwarded host (and {@link #hostWasForwarded} refuses a request that has one).
+     */
+    public static HostAndPort host(HttpServerRequest request) {
+        if (request.version() == HttpVersion.HTTP_2) {
+            HostAndPort authority = request.authority(true);
+            if (authority != null) {
+                return authority;
+            }
+        }
+        String header = request.getHeader(HttpHeaders.HOST);
+        return header == null ? null : HostAndPort.parseAuthority(header.trim(), -1);
+    }
+
+    private static boolean isLoopbackPeer(SocketAddress remote) {
         if (remote == null || !remote.isInetSocket() || remote.hostAddress() == null) {
             return false;
         }
@@ -22,5 +117,74 @@ public final class Loopback {
         } catch (UnknownHostException e) {
             return false;
         }
+    }
+
+    /**
+     * {@code localhost}, a name under {@code .localhost} (both resolved to loopback by browsers and
+     * resolvers themselves, RFC 6761, so no one can rebind them), an address in 127.0.0.0/8 in
+     * dotted decimal, or a bracketed IPv6 loopback literal. Nothing is looked up: a name that merely
+     * resolves to loopback is exactly the rebinding case.
+     */
+    static boolean isLoopbackHost(String host) {
+        String name = host.toLowerCase(Locale.ROOT);
+        if (name.equals("localhost") || name.endsWith(".localhost") && name.length() > ".localhost".length()) {
+            return true;
+        }
+        if (name.startsWith("[") && name.endsWith("]")) {
+            return isLoopbackLiteral(name);
+        }
+        return isLoopbackDottedQuad(name);
+    }
+
+    private static boolean isLoopbackLiteral(String bracketed) {
+        for (int i = 1; i < bracketed.length() - 1; i++) {
+            char c = bracketed.charAt(i);
+            if (Character.digit(c, 16) < 0 && c != ':' && c != '.') {
+                return false; // a zone id (%25…) or anything else: not the plain literal browsers send
+            }
+        }
+        try {
+            // Bracketed hex and colons: InetAddress parses it as an IPv6 literal or fails, never looks it up.
+            return InetAddress.getByName(bracketed).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private static boolean isLoopbackDottedQuad(String name) {
+        String[] parts = name.split("\\.", -1);
+        if (parts.length != 4) {
+            return false;
+        }
+        for (String part : parts) {
+            if (part.isEmpty() || part.length() > 3 || !part.chars().allMatch(c -> c >= '0' && c <= '9')
+                    || Integer.parseInt(part) > 255) {
+                return false;
+            }
+        }
+        return Integer.parseInt(parts[0]) == 127;
+    }
+
+    /**
+     * The Origin a browser sends ({@code scheme://host[:port]}) names the same host and port as the
+     * Host header; a port left out is the scheme's default (the Host's: the connection's scheme).
+     * {@code Origin: null} (a sandboxed frame, a file, a redirect across sites) is no origin of ours.
+     */
+    private static boolean sameOrigin(String origin, HostAndPort host, boolean tls) {
+        URI uri;
+        try {
+            uri = new URI(origin.trim());
+        } catch (URISyntaxException e) {
+            return false;
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null || uri.getRawUserInfo() != null
+                || !uri.getRawPath().isEmpty() && !uri.getRawPath().equals("/") || uri.getRawQuery() != null
+                || uri.getRawFragment() != null) {
+            return false;
+        }
+        int originPort = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+        int hostPort = host.port() >= 0 ? host.port() : tls ? 443 : 80;
+        return uri.getHost().equalsIgnoreCase(host.host()) && originPort == hostPort;
     }
 }

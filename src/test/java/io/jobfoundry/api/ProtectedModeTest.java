@@ -2,6 +2,8 @@ package io.jobfoundry.api;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 
@@ -12,6 +14,10 @@ import io.restassured.http.ContentType;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.SocketException;
 import java.util.Collections;
 import java.util.List;
@@ -22,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Protected mode: with no token configured, a client on one of this machine's other addresses is
  * refused with a detail saying how to configure tokens, nothing changes, health stays open; a
- * client on loopback is served with every role (the README's two-command start).
+ * client on loopback is served with every role (the README's two-command start), unless its Host
+ * is not a loopback name or its Origin is another site's (a web page in a browser on this machine).
  */
 @QuarkusTest
 @TestProfile(ProtectedModeProfile.class)
@@ -62,8 +69,106 @@ class ProtectedModeTest {
         given().get("/q/metrics").then().statusCode(200);
     }
 
+    /**
+     * DNS rebinding: a page of attacker.example, its name made to resolve to 127.0.0.1, reaches the
+     * port from the local browser as its own origin, so it could read the answers; its Host is its
+     * own name. The detail says why, quoting the Host bounded.
+     */
+    @Test
+    void aRequestWhoseHostIsNotALoopbackNameIsRefusedThoughItComesFromLoopback() {
+        String type = Api.type("rebound");
+        Api.put(type, "s1", "{}").statusCode(201);
+        for (String host : List.of("attacker.example:" + RestAssured.port, "attacker.example",
+                "localhost.attacker.example:" + RestAssured.port, "127.0.0.1.nip.io:" + RestAssured.port,
+                "127.1:" + RestAssured.port, "localhost.:" + RestAssured.port, "[::2]:" + RestAssured.port)) {
+            given().header("Host", host).get("/v1/jobs/{type}/{id}", type, "s1").then().statusCode(403)
+                    .contentType("application/problem+json")
+                    .body("type", equalTo("tag:jobfoundry.io,2026:problem/forbidden"))
+                    .body("detail", containsString("Host '" + host + "' is not a loopback name"))
+                    .body("detail", containsString("jobfoundry.auth.tokens"));
+        }
+        String longName = "a".repeat(200) + ".example";
+        String detail = given().header("Host", longName).get("/v1/types").then().statusCode(403)
+                .extract().path("detail");
+        assertFalse(detail.contains("a".repeat(65)), "the Host is quoted bounded: " + detail);
+        given().header("Host", "attacker.example").post("/v1/types/{type}/pause", type).then().statusCode(403);
+        given().get("/v1/types/{type}", type).then().statusCode(200).body("paused", equalTo(false));
+    }
+
+    /**
+     * Another site's page makes the local browser send "simple" requests (no body, so no CORS
+     * preflight): it cannot read the answers, but must not pause, cancel or remove. Browsers name
+     * the page's origin in Origin on every POST and DELETE; {@code Origin: null} is no origin.
+     */
+    @Test
+    void aRequestFromAnotherSitesPageIsRefusedAndChangesNothing() {
+        String type = Api.type("cross-site");
+        Api.put(type, "e3", "{}").statusCode(201);
+        String port = String.valueOf(RestAssured.port);
+        for (String origin : List.of("http://evil.example", "http://localhost:1", "null", "http://localhost",
+                "http://localhost:" + port + ".evil.example", "file://", "http://127.0.0.1:" + port + "/page",
+                "http://user@localhost:" + port)) {
+            given().header("Origin", origin).post("/v1/types/{type}/pause", type).then().statusCode(403)
+                    .contentType("application/problem+json")
+                    .body("type", equalTo("tag:jobfoundry.io,2026:problem/forbidden"))
+                    .body("detail", containsString("another site's page (its Origin '" + origin + "'"))
+                    .body("detail", containsString("jobfoundry.auth.tokens"));
+            given().header("Origin", origin).post("/v1/jobs/{type}/{id}/cancel", type, "e3").then().statusCode(403);
+            given().header("Origin", origin).delete("/v1/jobs/{type}/{id}", type, "e3").then().statusCode(403);
+        }
+        given().get("/v1/types/{type}", type).then().statusCode(200).body("paused", equalTo(false));
+        Api.get(type, "e3").statusCode(200).body("state", equalTo("pending"));
+        String detail = given().header("Origin", "http://" + "e".repeat(300) + ".example")
+                .delete("/v1/jobs/{type}/{id}", type, "e3").then().statusCode(403).extract().path("detail");
+        assertFalse(detail.contains("e".repeat(65)), "the Origin is quoted bounded: " + detail);
+    }
+
+    /**
+     * The dashboard, served from here, in a browser on this machine: its calls carry its own origin,
+     * at whichever loopback name it was opened; curl and kubectl port-forward send no Origin.
+     */
+    @Test
+    void theServicesOwnPagesAndClientsOnLoopbackNamesAreServed() {
+        String type = Api.type("own-origin");
+        String port = String.valueOf(RestAssured.port);
+        List<List<String>> hostAndOrigin = List.of(
+                List.of("localhost:" + port, "http://localhost:" + port),
+                List.of("127.0.0.1:" + port, "http://127.0.0.1:" + port),
+                List.of("LocalHost:" + port, "http://localhost:" + port),
+                List.of("[::1]:" + port, "http://[::1]:" + port),
+                List.of("jobs.localhost:" + port, "http://jobs.localhost:" + port),
+                List.of("127.8.9.10:" + port, "http://127.8.9.10:" + port),
+                List.of("localhost", "http://localhost"),
+                List.of("localhost:80", "http://localhost"));
+        for (List<String> pair : hostAndOrigin) {
+            given().header("Host", pair.get(0)).header("Origin", pair.get(1))
+                    .post("/v1/types/{type}/pause", type).then().statusCode(200);
+            given().header("Host", pair.get(0)).get("/v1/me").then().statusCode(200)
+                    .body("name", equalTo("anonymous"));
+        }
+        given().header("Host", "localhost:" + port).get("/ui/").then().statusCode(200);
+        given().header("Origin", "http://localhost:" + port).post("/v1/types/{type}/resume", type)
+                .then().statusCode(200).body("paused", equalTo(false));
+    }
+
+    /** HTTP/2 (h2c here; h2 over TLS from a browser) names the host in :authority, and has no Host header. */
+    @Test
+    void overHttp2TheAuthorityIsTheHost() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        for (String host : List.of("localhost", "127.0.0.1")) {
+            URI me = URI.create("http://" + host + ":" + RestAssured.port + "/v1/me");
+            // The first request asks to upgrade the connection; the second is an HTTP/2 stream.
+            for (int i = 0; i < 2; i++) {
+                HttpResponse<String> answer = client.send(HttpRequest.newBuilder(me).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, answer.statusCode(), answer.body());
+                assertEquals(i == 0 ? answer.version() : HttpClient.Version.HTTP_2, answer.version());
+            }
+        }
+    }
+
     /** An address of an interface that is up and not loopback, IPv4 first (an IPv6 link-local needs a scope). */
-    private static Optional<InetAddress> nonLoopbackAddress() throws SocketException {
+    static Optional<InetAddress> nonLoopbackAddress() throws SocketException {
         InetAddress v6 = null;
         for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
             if (!nic.isUp() || nic.isLoopback()) {

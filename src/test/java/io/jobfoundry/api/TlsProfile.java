@@ -1,5 +1,6 @@
 package io.jobfoundry.api;
 
+import io.jobfoundry.auth.KeytoolCertificates;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,10 +12,8 @@ import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * TLS with PEM files through Quarkus' TLS registry, as README's "TLS" configures it: a server
@@ -91,22 +90,7 @@ public class TlsProfile implements QuarkusTestProfile {
     }
 
     private static void keyPair(String name, String subject, String extension) throws Exception {
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        List<String> command = new java.util.ArrayList<>(List.of(keytool, "-genkeypair", "-alias", name,
-                "-keyalg", "EC", "-groupname", "secp256r1", "-dname", subject, "-validity", "2",
-                "-keystore", keyStore(name).toString(), "-storetype", "PKCS12",
-                "-storepass", PASSWORD, "-keypass", PASSWORD));
-        if (extension != null) {
-            command.addAll(List.of("-ext", extension));
-        }
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output;
-        try (InputStream out = process.getInputStream()) {
-            output = new String(out.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new IOException("keytool failed: " + output);
-        }
+        KeytoolCertificates.keyPair(keyStore(name), name, PASSWORD, subject, extension);
     }
 
     /** The key pair's certificate and PKCS#8 key as PEM files, the form the TLS registry reads. */

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jobfoundry.jobs.model.TypeScope;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.config.EnvConfigSource;
+import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /** The configured tokens: checked at start without showing a hash, matched by hash, each with its roles and types. */
 class ConfiguredTokensTest {
 
-    private record Token(String hash, List<String> roles, Optional<List<String>> types, Optional<String> certificateCn)
+    private record Token(String hash, List<String> roles, Optional<String> types, Optional<String> certificateCn)
             implements AuthConfig.Token {
     }
 
@@ -41,7 +42,7 @@ class ConfiguredTokensTest {
     void aPresentedTokenIsItsConfiguredIdentityWithTheRolesItsRolesImply() {
         Map<String, AuthConfig.Token> tokens = new LinkedHashMap<>();
         tokens.put("deployer", new Token(hash("s3cret-deploy"), List.of("producer"), Optional.empty(), Optional.empty()));
-        tokens.put("mailer", new Token(hash("s3cret-mail"), List.of(" worker "), Optional.of(List.of("email*")),
+        tokens.put("mailer", new Token(hash("s3cret-mail"), List.of(" worker "), Optional.of("email*"),
                 Optional.empty()));
         ConfiguredTokens configured = new ConfiguredTokens(new Config(tokens, false, false));
         SecurityIdentity deployer = configured.match("s3cret-deploy");
@@ -78,13 +79,66 @@ class ConfiguredTokensTest {
         String wrong = "sha256:" + "AB".repeat(32); // upper-case hex: not what sha256sum prints
         Map<String, AuthConfig.Token> tokens = new LinkedHashMap<>();
         tokens.put("ci", new Token(wrong, List.of("viewer"), Optional.empty(), Optional.empty()));
-        tokens.put("ops", new Token(hash("x"), List.of("root"), Optional.of(List.of("bad glob!")), Optional.empty()));
+        tokens.put("ops", new Token(hash("x"), List.of("root"), Optional.of("bad glob!"), Optional.empty()));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new ConfiguredTokens(new Config(tokens, false, false)));
         assertTrue(e.getMessage().contains("jobfoundry.auth.tokens.\"ci\".hash must be sha256:"), e.getMessage());
         assertTrue(e.getMessage().contains("jobfoundry.auth.tokens.\"ops\".roles: unknown role \"root\""), e.getMessage());
         assertTrue(e.getMessage().contains("jobfoundry.auth.tokens.\"ops\".types"), e.getMessage());
         assertFalse(e.getMessage().contains("ABAB"), "the hash is not shown: " + e.getMessage());
+    }
+
+    /**
+     * A types key that is there but names no type is a mistake, not every type: SmallRye's list
+     * would drop its empty entries and give the token every type. Through SmallRye, as in production.
+     */
+    @Test
+    void aTypesKeyThatNamesNoTypeStopsTheStartNamingTheKey() {
+        for (String types : List.of(",", " , ", ",,", " ")) {
+            SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(AuthConfig.class)
+                    .withSources(new PropertiesConfigSource(Map.of(
+                            "jobfoundry.auth.tokens.\"t\".hash", hash("confined"),
+                            "jobfoundry.auth.tokens.\"t\".roles", "viewer",
+                            "jobfoundry.auth.tokens.\"t\".types", types), "test", 300))
+                    .build();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new ConfiguredTokens(config.getConfigMapping(AuthConfig.class)), "types=" + types);
+            assertTrue(e.getMessage().contains("jobfoundry.auth.tokens.\"t\".types names no type"), e.getMessage());
+        }
+        // The same as an environment variable (a Secret's key left empty but for a comma).
+        SmallRyeConfig fromEnvironment = new SmallRyeConfigBuilder().withMapping(AuthConfig.class)
+                .withSources(new EnvConfigSource(Map.of(
+                        "JOBFOUNDRY_AUTH_TOKENS__T__HASH", hash("confined"),
+                        "JOBFOUNDRY_AUTH_TOKENS__T__ROLES", "viewer",
+                        "JOBFOUNDRY_AUTH_TOKENS__T__TYPES", ","), 300) {
+                })
+                .build();
+        assertThrows(IllegalArgumentException.class,
+                () -> new ConfiguredTokens(fromEnvironment.getConfigMapping(AuthConfig.class)));
+    }
+
+    /** Beside a type, an empty entry is dropped and a blank one is a bad glob, as before; no types key is every type. */
+    @Test
+    void emptyEntriesBesideATypeAreDroppedAndNoTypesKeyIsEveryType() {
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(AuthConfig.class)
+                .withSources(new PropertiesConfigSource(Map.of(
+                        "jobfoundry.auth.tokens.\"mailer\".hash", hash("mail"),
+                        "jobfoundry.auth.tokens.\"mailer\".roles", "worker",
+                        "jobfoundry.auth.tokens.\"mailer\".types", "email*,,sms,",
+                        "jobfoundry.auth.tokens.\"ops\".hash", hash("ops"),
+                        "jobfoundry.auth.tokens.\"ops\".roles", "admin"), "test", 300))
+                .build();
+        ConfiguredTokens tokens = new ConfiguredTokens(config.getConfigMapping(AuthConfig.class));
+        assertEquals(TypeScope.of(List.of("email*", "sms")), Caller.scope(tokens.match("mail")));
+        assertTrue(Caller.scope(tokens.match("ops")).isAll());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new ConfiguredTokens(
+                new SmallRyeConfigBuilder().withMapping(AuthConfig.class).withSources(new PropertiesConfigSource(Map.of(
+                        "jobfoundry.auth.tokens.\"mailer\".hash", hash("mail"),
+                        "jobfoundry.auth.tokens.\"mailer\".roles", "worker",
+                        "jobfoundry.auth.tokens.\"mailer\".types", "email*, ,sms"), "test", 300))
+                        .build().getConfigMapping(AuthConfig.class)));
+        assertTrue(e.getMessage().contains("jobfoundry.auth.tokens.\"mailer\".types: each is a type name"),
+                e.getMessage());
     }
 
     /** Tokens are found by their hash: two names for one token would make the caller's name a guess. */

@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class TokenCheckBenchmark {
 
-    private record Token(String hash, List<String> roles, Optional<List<String>> types, Optional<String> certificateCn)
+    private record Token(String hash, List<String> roles, Optional<String> types, Optional<String> certificateCn)
             implements AuthConfig.Token {
     }
 
@@ -59,7 +59,7 @@ public class TokenCheckBenchmark {
             // A minted token's shape: 43 characters of URL-safe Base64 (32 random bytes).
             String token = "jf_" + "x".repeat(36) + String.format("%04d", i);
             byName.put("service-" + i, new Token("sha256:" + HexFormat.of().formatHex(ConfiguredTokens.sha256(token)),
-                    List.of("worker"), Optional.of(List.of("email*")), Optional.empty()));
+                    List.of("worker"), Optional.of("email*"), Optional.empty()));
             presented = token;
         }
         tokens = new ConfiguredTokens(new Config(byName, false, false));
