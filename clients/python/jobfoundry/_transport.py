@@ -51,8 +51,9 @@ class Transport:
         self._port = parts.port or (443 if self._https else 80)
         self._prefix = parts.path.rstrip("/")
         self._headers = {"User-Agent": USER_AGENT}
-        if token:
-            self._headers["Authorization"] = f"Bearer {token}"
+        self._token = _checked_token(token)
+        if self._token:
+            self._headers["Authorization"] = f"Bearer {self._token}"
         self._retry = retry
         self._timeout = timeout
         self._lock = threading.Lock()
@@ -111,13 +112,24 @@ class Transport:
                     raise JobfoundryError(f"{method} {path}: cannot connect to {self._host}:{self._port}") from e
             except (OSError, http.client.HTTPException) as e:
                 if not idempotent or attempt >= self._retry.max_attempts:
-                    raise JobfoundryError(f"{method} {path}: {e!r}") from e
+                    raise self._failure(method, path, e) from (None if self._leaks(e) else e)
             except Exception as e:
                 # abort() closed the connection under this thread mid-call: whatever that broke, it was asked for
                 self._check_aborted(method, path)
-                raise
+                # Anything else http.client raised (a ValueError about a header, say) may quote the request's
+                # headers, the token among them: it leaves as a JobfoundryError that does not.
+                raise self._failure(method, path, e) from (None if self._leaks(e) else e)
             self._check_aborted(method, path)
             time.sleep(self._retry.delay(attempt, retry_after))
+
+    def _leaks(self, e: BaseException) -> bool:
+        return bool(self._token) and self._token in f"{e!s}{e!r}"
+
+    def _failure(self, method: str, path: str, e: BaseException) -> JobfoundryError:
+        text = repr(e)
+        if self._token:
+            text = text.replace(self._token, "<token>")
+        return JobfoundryError(f"{method} {path}: {text}")
 
     def _check_aborted(self, method: str, path: str) -> None:
         if threading.get_ident() in self._aborted:
@@ -170,6 +182,21 @@ class Transport:
                 if known is conn:
                     del self._connections[ident]
         conn.close()
+
+
+def _checked_token(token: Optional[str]) -> Optional[str]:
+    """The token as it goes in the header. Surrounding whitespace goes: a token read from a secrets file usually
+    ends with a newline, and http.client would refuse it on every call with an error quoting the header. Anything
+    else a header cannot carry is refused here, in words that never quote the token."""
+    if token is None or token == "":
+        return None
+    stripped = token.strip()
+    if not stripped:
+        raise JobfoundryError("the token is blank")
+    if any(not "\x21" <= ch <= "\x7e" for ch in stripped):
+        raise JobfoundryError("the token holds a character an Authorization header cannot carry (a space, a control "
+                              "character or non-ASCII); a bearer token is visible ASCII only")
+    return stripped
 
 
 def _json(raw: bytes) -> Any:

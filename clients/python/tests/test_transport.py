@@ -117,6 +117,17 @@ class TransportTest(unittest.TestCase):
             self.assertEqual("Bearer s3cret", stub.requests[0].headers.get("authorization"))
             self.assertNotIn("authorization", stub.requests[1].headers)
 
+    def test_a_token_read_from_a_file_with_its_newline_works_and_a_bad_one_is_refused_without_quoting_it(self):
+        with StubService(lambda r: (200, job("t", "a"), NO_HEADERS)) as stub:
+            with Client(stub.url, token="  s3cret-from-file\n") as client:
+                client.get("t", "a")
+            self.assertEqual("Bearer s3cret-from-file", stub.requests[0].headers.get("authorization"))
+            for bad in ("s3cret\nX-Injected: 1", "s3cr\u00e9t", "s3 cret", "\n"):
+                with self.assertRaises(JobfoundryError) as caught:
+                    Client(stub.url, token=bad)
+                self.assertNotIn("s3cr", str(caught.exception), "the message never quotes the token")
+            self.assertEqual(1, len(stub.requests), "a refused token is never sent")
+
     def test_problems_are_typed_and_halts_carry_their_reason(self):
         def answer(r):
             if r.path.endswith("/heartbeat"):
