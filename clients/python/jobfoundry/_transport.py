@@ -14,6 +14,9 @@ from .errors import HALT_TYPE, HaltError, JobfoundryError, ProblemError
 from .models import RetryPolicy
 
 USER_AGENT = "jobfoundry-client-python/0.1"
+# How a kept-alive connection the server closed shows when it is next written to or read from: the write is refused
+# (EPIPE, ECONNRESET), or the read finds the connection closed before a status line (RemoteDisconnected).
+_CLOSED_WHILE_IDLE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, http.client.RemoteDisconnected)
 
 
 class Answer:
@@ -137,22 +140,36 @@ class Transport:
 
     def _exchange(self, method: str, path: str, payload: Optional[bytes], headers: Dict[str, str],
                   long_poll: float) -> Tuple[int, http.client.HTTPMessage, bytes]:
-        conn = self._connection()
-        try:
-            conn.timeout = self._timeout + long_poll
-            if conn.sock is not None:
-                conn.sock.settimeout(conn.timeout)
-            conn.request(method, self._prefix + path, body=payload, headers=headers)
-            response = conn.getresponse()
-            raw = response.read()
-            if response.will_close:
+        for fresh in (False, True):
+            conn, reused = self._connection()
+            answered = False
+            try:
+                conn.timeout = self._timeout + long_poll
+                if conn.sock is not None:
+                    conn.sock.settimeout(conn.timeout)
+                conn.request(method, self._prefix + path, body=payload, headers=headers)
+                response = conn.getresponse()
+                answered = True
+                raw = response.read()
+                if response.will_close:
+                    self._drop(conn)
+                return response.status, response.headers, raw
+            except _CLOSED_WHILE_IDLE:
                 self._drop(conn)
-            return response.status, response.headers, raw
-        except BaseException:
-            self._drop(conn)  # a connection in an unknown state is never reused
-            raise
+                # A server closes a kept-alive connection once it has been idle for a while (Quarkus after 30 min by
+                # default, less where configured), and we learn it only by writing to it: it did not read this
+                # request, so it goes again, once, on a fresh connection, whatever its method (what HTTP clients
+                # do). A create is not repeated by this: the failed try never reached the service.
+                if reused and not answered and not fresh:
+                    continue
+                raise
+            except BaseException:
+                self._drop(conn)  # a connection in an unknown state is never reused
+                raise
+        raise AssertionError("unreachable: the fresh try returns or raises")
 
-    def _connection(self) -> http.client.HTTPConnection:
+    def _connection(self) -> Tuple[http.client.HTTPConnection, bool]:
+        """This thread's connection, and whether it has carried a call before (the server may have closed it)."""
         ident = threading.get_ident()
         with self._lock:
             if ident in self._aborted:
@@ -169,12 +186,13 @@ class Transport:
                 # meant to end would start again: connections are opened here, and only here.
                 conn.auto_open = 0
                 self._connections[ident] = conn
-        if conn.sock is None:
-            conn.connect()
-            if ident in self._aborted:  # abort() came while connecting, and found nothing to cut
-                conn.close()
-                raise http.client.NotConnected("aborted")
-        return conn
+        if conn.sock is not None:
+            return conn, True
+        conn.connect()
+        if ident in self._aborted:  # abort() came while connecting, and found nothing to cut
+            conn.close()
+            raise http.client.NotConnected("aborted")
+        return conn, False
 
     def _drop(self, conn: http.client.HTTPConnection) -> None:
         with self._lock:

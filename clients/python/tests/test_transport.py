@@ -98,6 +98,15 @@ class TransportTest(unittest.TestCase):
         finally:
             server.close()
 
+    def test_a_call_on_a_connection_the_server_closed_while_idle_goes_again_on_a_fresh_one_even_a_create(self):
+        with StubService(lambda r: (201, job("t", "a"), NO_HEADERS), idle_timeout=0.2) as stub:
+            with Client(stub.url, retry=RetryPolicy(1)) as client:  # no retries: the fresh try is not one
+                client.create("t")
+                time.sleep(0.6)  # the server closes the kept-alive connection meanwhile
+                client.create("t")
+                client.put("t", "a")
+            self.assertEqual(3, len(stub.requests), "each call reached the service once")
+
     def test_an_unreachable_service_is_a_jobfoundry_error_after_the_retries(self):
         s = socket.socket()
         s.bind(("127.0.0.1", 0))
