@@ -178,7 +178,7 @@ class Heartbeats:
         except HaltError as e:
             return ItemResult(409, None, e.reason)
         except ProblemError as e:
-            if e.status == 404:
+            if e.not_found:
                 return ItemResult(404, None, "removed")
             raise
 

@@ -105,9 +105,10 @@ class Client:
         return [Saved(r["status"] == 201, Job.from_json(r["job"])) for r in body["jobs"]]
 
     def get(self, type_: str, id_: str) -> Optional[Job]:
-        """The job, or None if there is none."""
+        """The job, or None if there is none. A 404 that is not the service's (a wrong base URL) raises
+        ProblemError."""
         answer = self._t.send("GET", _job_path(type_, id_))
-        if answer.status == 404:
+        if answer.status == 404 and answer.problem().not_found:
             return None
         return Job.from_json(answer.or_raise().body)
 
@@ -129,7 +130,7 @@ class Client:
     def remove(self, type_: str, id_: str) -> bool:
         """Removes every trace of a job (its processor is halted). False if there was no such job."""
         answer = self._t.send("DELETE", _job_path(type_, id_))
-        if answer.status == 404:
+        if answer.status == 404 and answer.problem().not_found:
             return False
         answer.or_raise()
         return True
@@ -139,7 +140,7 @@ class Client:
     def type(self, type_: str) -> Optional[TypeInfo]:
         """A type's settings and counts, or None for a type never used or configured."""
         answer = self._t.send("GET", f"/v1/types/{_seg(type_)}")
-        if answer.status == 404:
+        if answer.status == 404 and answer.problem().not_found:
             return None
         return TypeInfo.from_json(answer.or_raise().body)
 

@@ -156,6 +156,18 @@ class TransportTest(unittest.TestCase):
             self.assertEqual(400, bad.exception.status)
             self.assertEqual("priority", bad.exception.member("field"))
 
+    def test_only_the_services_own_404_means_no_such_job(self):
+        not_found = {"type": "tag:jobfoundry.io,2026:problem/job-not-found", "title": "No such job", "status": 404}
+        no_path = {"type": "about:blank", "title": "Not Found", "status": 404}  # e.g. a base URL missing a prefix
+        answers = iter([not_found, not_found, no_path, no_path, no_path])
+        with StubService(lambda r: (404, next(answers), NO_HEADERS)) as stub, Client(stub.url) as client:
+            self.assertIsNone(client.get("t", "a"))
+            self.assertFalse(client.remove("t", "a"))
+            for call in (lambda: client.get("t", "a"), lambda: client.remove("t", "a"), lambda: client.type("t")):
+                with self.assertRaises(ProblemError) as caught:
+                    call()
+                self.assertEqual(404, caught.exception.status)
+
     def test_ids_are_percent_encoded_as_utf8(self):
         with StubService(lambda r: (200, job("t", "x"), NO_HEADERS)) as stub:
             with Client(stub.url) as client:
