@@ -127,19 +127,27 @@ class Heartbeats:
 
     def run(self) -> None:
         while not self._stopped:
-            now = time.monotonic()
-            with self._lock:
-                active = list(self._active)
-            if not any(job.next_beat <= now for job in active):
-                nearest = min((job.next_beat for job in active), default=now + 1.0)
-                self._wake.wait(max(0.0, min(nearest, now + 1.0) - now))
-                self._wake.clear()
-                continue
-            # A request goes out anyway, so every job past half its period beats with it: jobs that drifted
-            # apart come back into one batch instead of one request each.
-            due = [job for job in active if job.next_beat - now <= self._period(job) / 2]
-            for start in range(0, len(due), MAX_BATCH):
-                self._beat(due[start:start + MAX_BATCH])
+            try:
+                self._round()
+            except Exception:  # noqa: B902 - a dead heartbeat thread would let every running job time out
+                log.exception("heartbeat round failed; going on")
+                self._wake.wait(0.1)
+
+    def _round(self) -> None:
+        """One pass: beat the jobs that are due, or wait until one is."""
+        now = time.monotonic()
+        with self._lock:
+            active = list(self._active)
+        if not any(job.next_beat <= now for job in active):
+            nearest = min((job.next_beat for job in active), default=now + 1.0)
+            self._wake.wait(max(0.0, min(nearest, now + 1.0) - now))
+            self._wake.clear()
+            return
+        # A request goes out anyway, so every job past half its period beats with it: jobs that drifted
+        # apart come back into one batch instead of one request each.
+        due = [job for job in active if job.next_beat - now <= self._period(job) / 2]
+        for start in range(0, len(due), MAX_BATCH):
+            self._beat(due[start:start + MAX_BATCH])
 
     def _beat(self, jobs: List[JobContext]) -> None:
         progress = [job.take_progress() for job in jobs]
@@ -232,7 +240,11 @@ class Finishes:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            self._send(batch)
+            try:
+                self._send(batch)
+            except Exception as e:  # noqa: B902 - a dead finish thread would leave every later job running
+                log.exception("finishing %d job(s) failed", len(batch))
+                self._lost([item for item in batch if not item[0].released], JobfoundryError(repr(e)))
 
     def _send(self, batch: List[Tuple[JobContext, Finish]]) -> None:
         if len(batch) > 1 and self._batches_served:
@@ -284,6 +296,9 @@ class Finishes:
             self._release(job)
 
     def _release(self, job: JobContext) -> None:
+        if job.released:
+            return
+        job.released = True
         self._heartbeats.remove(job)
         self._counters.add(running=-1)
 
