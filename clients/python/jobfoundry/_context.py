@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import ctypes
+import itertools
 import json
 import threading
 import time
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 from .errors import JobInterrupted
 from .models import UNSET, Job, LeasedJob
+
+
+_accepted = itertools.count()
 
 
 def job_data(value: Any, what: str) -> Any:
@@ -56,10 +60,16 @@ class JobContext:
         self._token: List[int] = []
         self._thread: Optional[int] = None
         self._raised = False
+        # Order of acceptance: of two leases this worker holds for one job, the later one is the job's lease.
+        self.seq = next(_accepted)
         self.next_beat = 0.0  # owned by the heartbeat thread
         # Set once the handler returned and its finish is queued: the finish's own answer settles the job then.
         self.finishing = False
         self.released = False  # owned by the finish thread: the finish's answer was taken into account
+
+    @property
+    def key(self) -> Tuple[str, str]:
+        return self._leased.job.type, self._leased.job.id
 
     @property
     def job(self) -> Job:

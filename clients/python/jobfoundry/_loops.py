@@ -1,6 +1,7 @@
 """The worker's heartbeat and finish threads, and the activity timeouts they pace heartbeats by."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import threading
@@ -11,7 +12,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from ._context import JobContext
 from .client import Client
 from .errors import HaltError, JobfoundryError, ProblemError
-from .models import Finish, Heartbeat, ItemResult
+from .models import UNSET, Finish, Heartbeat, ItemResult
 
 log = logging.getLogger("jobfoundry.worker")
 MAX_BATCH = 1000
@@ -114,8 +115,21 @@ class Heartbeats:
         period = self._period(job)  # may ask the service: before taking the time
         job.next_beat = time.monotonic() + period
         with self._lock:
+            # An accept can hand this worker a job it still runs under an older lease: that run's lease was lost
+            # (its activity timeout passed, say after an operator shortened it). Only the newest lease is the job's,
+            # so the older run is halted as the service would answer its next heartbeat. Replacing it here, in one
+            # step, keeps one lease per job in every heartbeat batch: the service refuses a batch that names a job
+            # twice, whole.
+            older = [other for other in self._active if other.key == job.key]
+            self._active.difference_update(older)
             self._active.add(job)
         self._wake.set()
+        for other in older:
+            if other.finishing:
+                continue  # its finish is on its way, and the service's answer to it settles that run
+            if other.halt("lease-lost"):
+                self._counters.add(halted=1)
+                log.info("job %s/%s was accepted again: the run under the older lease is halted", *job.key)
 
     def remove(self, job: JobContext) -> None:
         with self._lock:
@@ -153,10 +167,7 @@ class Heartbeats:
         progress = [job.take_progress() for job in jobs]
         calls = [Heartbeat.of(job.leased, data) for job, data in zip(jobs, progress)]
         try:
-            results = self._batch(calls) if len(calls) > 1 and self._batches_served else None
-            if results is None:
-                self._counters.add(heartbeat_calls=len(calls))
-                results = [self._single(call) for call in calls]
+            results = self._deliver(calls)
         except JobfoundryError as e:
             log.warning("heartbeat of %d job(s) failed: %s", len(jobs), e)
             now = time.monotonic()
@@ -167,18 +178,24 @@ class Heartbeats:
         for job, result in zip(jobs, results):
             self._answered(job, result)
 
-    def _batch(self, calls: List[Heartbeat]) -> Optional[List[ItemResult]]:
-        """The batch's results, or None if the service has no batch call (then: one by one)."""
-        try:
-            results = self._client.heartbeat_batch(calls)
-        except ProblemError as e:
-            if not e.unknown_path:
-                raise
-            self._batches_served = False
-            log.warning("the service does not serve POST /v1/heartbeat; sending heartbeats one by one")
-            return None
-        self._counters.add(heartbeat_batches=1)
-        return results
+    def _deliver(self, calls: List[Heartbeat]) -> List[ItemResult]:
+        if len(calls) > 1 and self._batches_served:
+            try:
+                results = self._client.heartbeat_batch(calls)
+                self._counters.add(heartbeat_batches=1)
+                return results
+            except ProblemError as e:
+                if e.unknown_path:
+                    self._batches_served = False
+                    log.warning("the service does not serve POST /v1/heartbeat; sending heartbeats one by one")
+                elif e.status in (400, 413):
+                    # Refused whole for what some items hold: sent again as it is, it would be refused again, for
+                    # good, while every lease in it runs out. One by one, each item gets its own answer.
+                    log.warning("a heartbeat batch of %d was refused (%s); sending its items one by one", len(calls), e)
+                else:
+                    raise
+        self._counters.add(heartbeat_calls=len(calls))
+        return [self._single(call) for call in calls]
 
     def _single(self, call: Heartbeat) -> ItemResult:
         try:
@@ -188,7 +205,11 @@ class Heartbeats:
         except ProblemError as e:
             if e.not_found:
                 return ItemResult(404, None, "removed")
-            raise
+            if e.status in (400, 413) and call.data is not UNSET:
+                # The progress is what the service refuses (too large, say): the lease matters more than it.
+                log.warning("progress of %s/%s refused (%s); it is dropped", call.type, call.id, e)
+                return self._single(dataclasses.replace(call, data=UNSET))
+            return ItemResult(e.status)
 
     def _answered(self, job: JobContext, result: ItemResult) -> None:
         if result.halted and job.finishing:
@@ -247,16 +268,22 @@ class Finishes:
                 self._lost([item for item in batch if not item[0].released], JobfoundryError(repr(e)))
 
     def _send(self, batch: List[Tuple[JobContext, Finish]]) -> None:
+        batch = self._current(batch)
         if len(batch) > 1 and self._batches_served:
             try:
                 results = self._client.finish_batch([finish for _, finish in batch])
             except ProblemError as e:
-                if not e.unknown_path:
+                if e.unknown_path:
+                    # A service older than the batch calls: finish one by one rather than lose the finishes.
+                    self._batches_served = False
+                    log.warning("the service does not serve POST /v1/finish; finishing jobs one by one")
+                elif e.status in (400, 413):
+                    # Refused whole for what some items hold: one by one, each item gets its own answer, and the
+                    # good ones are not lost with the bad.
+                    log.warning("a finish batch of %d was refused (%s); finishing one by one", len(batch), e)
+                else:
                     self._lost(batch, e)
                     return
-                # A service older than the batch calls: finish one by one rather than lose the finishes.
-                self._batches_served = False
-                log.warning("the service does not serve POST /v1/finish; finishing jobs one by one")
             except JobfoundryError as e:
                 self._lost(batch, e)
                 return
@@ -275,6 +302,25 @@ class Finishes:
                 self._done(item, ItemResult(409, None, e.reason))
             except JobfoundryError as e:
                 self._lost([item], e)
+
+    def _current(self, batch: List[Tuple[JobContext, Finish]]) -> List[Tuple[JobContext, Finish]]:
+        """The finishes still to send, one per job. A job accepted again while an older run's finish waited has two
+        here: only the newest lease is the job's, so the older run is settled as the service would answer it,
+        lease lost, and the batch, which the service refuses whole when it names a job twice, names it once."""
+        newest: Dict[Tuple[str, str], JobContext] = {}
+        for job, _ in batch:
+            if job.key not in newest or newest[job.key].seq < job.seq:
+                newest[job.key] = job
+        current = []
+        for item in batch:
+            job = item[0]
+            if job.halted or newest[job.key] is not job:
+                if job.halt("lease-lost"):
+                    self._counters.add(halted=1)
+                self._release(job)
+            else:
+                current.append(item)
+        return current
 
     def _done(self, item: Tuple[JobContext, Finish], result: ItemResult) -> None:
         job, finish = item
