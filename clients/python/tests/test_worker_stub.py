@@ -271,7 +271,7 @@ class WorkerStubTest(unittest.TestCase):
     def test_batches_refused_whole_are_sent_item_by_item_not_again_as_they_were(self):
         # Job b's progress is too large for the service: the heartbeat batch that carries it is refused whole
         # (400 naming it), and so is the finish batch (a plain 400). Neither may be sent again as it was.
-        gate, accepts = threading.Event(), []
+        a_finishing, accepts = threading.Event(), []
         too_big = {"type": "tag:jobfoundry.io,2026:problem/data-too-large", "status": 413, "detail": "too large"}
 
         def answer(r):
@@ -293,18 +293,17 @@ class WorkerStubTest(unittest.TestCase):
             if r.path.endswith("/heartbeat") and "data" in r.json():
                 return 413, too_big, NO_HEADERS
             if r.path == "/v1/jobs/t/a/finish":  # a's finish waits until b's and c's are both queued
+                a_finishing.set()
                 await_true(lambda: not any(t.name.endswith(("-handler-b", "-handler-c"))
                                            for t in threading.enumerate()), 5)
             return 200, job("t", "x", "running"), NO_HEADERS
 
         def handler(ctx):
-            if ctx.job.id == "a":
-                gate.wait(5)
-                return None
             if ctx.job.id == "b":
                 ctx.progress({"big": "pretend this is 70 KB"})
             ctx.sleep(0.5)  # beats together, five times
-            gate.set()
+            if ctx.job.id != "a":
+                a_finishing.wait(5)
             return {"done": True}
 
         with StubService(answer) as stub, Client(stub.url) as client:
