@@ -4,13 +4,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import queue
+import re
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 from ._context import JobContext
-from .client import Client
+from .client import Client, clean_text
 from .errors import HaltError, JobfoundryError, ProblemError
 from .models import UNSET, Finish, Heartbeat, ItemResult
 
@@ -267,7 +268,7 @@ class Finishes:
                 log.exception("finishing %d job(s) failed", len(batch))
                 self._lost([item for item in batch if not item[0].released], JobfoundryError(repr(e)))
 
-    def _send(self, batch: List[Tuple[JobContext, Finish]]) -> None:
+    def _send(self, batch: List[Tuple[JobContext, Finish]], refused: bool = False) -> None:
         batch = self._current(batch)
         if len(batch) > 1 and self._batches_served:
             try:
@@ -278,6 +279,16 @@ class Finishes:
                     self._batches_served = False
                     log.warning("the service does not serve POST /v1/finish; finishing jobs one by one")
                 elif e.status in (400, 413):
+                    invalid = _invalid_items(e, len(batch))
+                    if invalid and not refused:
+                        # The service names the items it refuses (a result over its data limit, say), and changed
+                        # nothing: those jobs are finished failed, saying why, and the batch goes again with the
+                        # others as they were.
+                        log.warning("%d of %d finish(es) refused: %s", len(invalid), len(batch),
+                                    "; ".join(invalid.values()))
+                        self._send([(job, _unsendable(finish, invalid[i])) if i in invalid else (job, finish)
+                                    for i, (job, finish) in enumerate(batch)], refused=True)
+                        return
                     # Refused whole for what some items hold: one by one, each item gets its own answer, and the
                     # good ones are not lost with the bad.
                     log.warning("a finish batch of %d was refused (%s); finishing one by one", len(batch), e)
@@ -294,14 +305,22 @@ class Finishes:
                     self._done(item, result)
                 return
         for item in batch:
-            self._counters.add(finish_calls=1)
-            try:
-                self._client.finish(item[1])
-                self._done(item, ItemResult(200))
-            except HaltError as e:
-                self._done(item, ItemResult(409, None, e.reason))
-            except JobfoundryError as e:
+            self._single(item)
+
+    def _single(self, item: Tuple[JobContext, Finish], refused: bool = False) -> None:
+        self._counters.add(finish_calls=1)
+        try:
+            self._client.finish(item[1])
+            self._done(item, ItemResult(200))
+        except HaltError as e:
+            self._done(item, ItemResult(409, None, e.reason))
+        except ProblemError as e:
+            if e.status in (400, 413) and not refused:
+                self._single((item[0], _unsendable(item[1], e.detail or str(e))), refused=True)
+            else:
                 self._lost([item], e)
+        except JobfoundryError as e:
+            self._lost([item], e)
 
     def _current(self, batch: List[Tuple[JobContext, Finish]]) -> List[Tuple[JobContext, Finish]]:
         """The finishes still to send, one per job. A job accepted again while an older run's finish waited has two
@@ -347,6 +366,33 @@ class Finishes:
         job.released = True
         self._heartbeats.remove(job)
         self._counters.add(running=-1)
+
+
+def _invalid_items(e: ProblemError, count: int) -> Dict[int, str]:
+    """The items a batch's 400 names (``errors``: index and detail), or nothing if it names none usably."""
+    errors = e.member("errors")
+    invalid: Dict[int, str] = {}
+    if not isinstance(errors, list):
+        return {}
+    for entry in errors:
+        index = entry.get("index") if isinstance(entry, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
+            return {}
+        invalid[index] = str(entry.get("detail") or entry.get("field") or "invalid")
+    return invalid
+
+
+#: The service keeps this much of an attempt's error in the job's history; the reason fits in it.
+MAX_REASON = 500
+
+
+def _unsendable(finish: Finish, detail: str) -> Finish:
+    """A failed finish instead of one the service refused, saying why: the job then runs again as after a failure
+    (or ends failed), where a lost finish would hold it until its activity timeout and run it again anyway."""
+    what = "result" if finish.outcome == "succeeded" else "error"
+    detail = re.sub(r"jobs\[\d+\]\.", "", detail)  # the item's place in a batch means nothing to the job's reader
+    reason = clean_text(f"the service refused the handler's {what}: {detail}", MAX_REASON)
+    return Finish(finish.type, finish.id, finish.lease, "failed", UNSET, reason)
 
 
 __all__ = ["Counters", "Finishes", "Heartbeats", "TypeTimeouts"]

@@ -214,8 +214,21 @@ def _finish_body(finish: Finish) -> Dict[str, Any]:
     if finish.data is not UNSET:
         body["data"] = finish.data
     if finish.error is not None:
-        body["error"] = finish.error
+        body["error"] = clean_text(finish.error, MAX_ERROR)
     return body
+
+
+#: The longest ``error`` the service keeps (code points); a longer one is cut there anyway.
+MAX_ERROR = 4096
+
+
+def clean_text(text: str, limit: int) -> str:
+    """``text`` as the service takes it: an exception's message may hold lone surrogates (from a file name read with
+    surrogateescape, say), which make the whole finish, and every finish in its batch, invalid. They become U+FFFD
+    (paired ones join into their character), and text beyond ``limit`` code points, which the service would cut,
+    is not sent."""
+    text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text[:limit]
 
 
 __all__ = ["Client", "job_members", "HaltError", "ProblemError"]

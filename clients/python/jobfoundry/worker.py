@@ -248,7 +248,7 @@ class Worker:
             except JobInterrupted:
                 pass
             except BaseException as e:  # noqa: B902 - any failure of the handler is the job's failure
-                finish = Finish.failed(job.leased, str(e) or type(e).__name__)
+                finish = Finish.failed(job.leased, _message(e))
         finally:
             self._completed(job, finish)
 
@@ -288,3 +288,13 @@ def _outcome(leased: LeasedJob, result: Any) -> Finish:
         return Finish.succeeded(leased, job_data(result, "the handler's result"))
     except TypeError as e:
         return Finish.failed(leased, str(e))
+
+
+def _message(e: BaseException) -> str:
+    """The failure's text for ``lastError``. An exception's ``__str__`` is the handler's code and may itself fail:
+    that must not cost the job its finish."""
+    try:
+        text = str(e)
+    except Exception:  # noqa: B902
+        text = ""
+    return text or type(e).__name__

@@ -96,6 +96,28 @@ class WorkerTest(unittest.TestCase):
         self.assertIn("set", refused[0])
         self.assertIn("list", refused[1])
 
+    def test_a_finish_the_service_refuses_fails_its_job_saying_why_and_costs_the_others_nothing(self):
+        c, t = self.client, quick_type(self.client, "py-refused")
+        ids = [c.create(t, data={"n": n}, max_attempts=1).id for n in range(6)]
+        together = threading.Barrier(6)
+
+        def handler(ctx):
+            together.wait(20)  # finishes ready together: the refused ones share batches with good ones
+            if ctx.data["n"] == 0:
+                return {"blob": "x" * 70_000}  # over the service's 64 KiB
+            if ctx.data["n"] == 1:
+                raise OSError("cannot read report-\udcff.csv")  # a file name read with surrogateescape
+            return {"ok": True}
+
+        worker = self.start(handler, t, concurrency=6)
+        done = [c.wait_for(t, i, "finished", LONG) for i in ids]
+        self.assertEqual(["failed", "failed"] + ["succeeded"] * 4, [d.result for d in done],
+                         [d.last_error for d in done])
+        self.assertIn("65536", done[0].last_error)
+        self.assertIn("result", done[0].last_error)
+        self.assertEqual("cannot read report-\ufffd.csv", done[1].last_error)
+        self.assertEqual(0, worker.stats().lost_finishes)
+
     def test_heartbeats_keep_a_job_longer_than_its_activity_timeout(self):
         # 2 s rather than 1: a loaded machine may hold a beat up for a moment, which is not what this is about.
         c, t = self.client, quick_type(self.client, "py-long", 2)

@@ -320,5 +320,71 @@ class WorkerStubTest(unittest.TestCase):
             self.assertEqual(1, len(stub.paths("/v1/finish")), f"b and c were tried in one batch: {stats}")
 
 
+    def test_finishes_the_service_refuses_fail_their_jobs_saying_why_and_the_others_go_through(self):
+        # b's result is over the data limit and c's exception message holds a lone surrogate (a file name read
+        # with surrogateescape); the service, like the real one, refuses a batch with such an item whole.
+        accepts, a_finishing = [], threading.Event()
+
+        def problems(item):
+            if "big" in (item.get("data") or {}):
+                return "data is 70008 bytes serialized; at most 65536 are allowed"
+            if any(0xD800 <= ord(ch) <= 0xDFFF for ch in item.get("error", "")):
+                return "error has an unpaired surrogate escape: not valid Unicode"
+            return None
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                accepts.append(r)
+                return (200, leased("t", "a", "b", "c", "d"), NO_HEADERS) if len(accepts) == 1 else idle()
+            if r.path == "/v1/finish":
+                errors = [{"index": i, "field": f"jobs[{i}].data", "detail": f"jobs[{i}].{problems(item)}"}
+                          for i, item in enumerate(r.json()["jobs"]) if problems(item)]
+                if errors:
+                    return 400, {"type": "tag:jobfoundry.io,2026:problem/invalid-request", "status": 400,
+                                 "errors": errors}, NO_HEADERS
+                return 200, results(r.json()), NO_HEADERS
+            if r.path == "/v1/heartbeat":
+                return 200, results(r.json()), NO_HEADERS
+            if r.path.endswith("/finish"):
+                if problems(r.json()):
+                    return 400, {"type": "tag:jobfoundry.io,2026:problem/invalid-request", "status": 400,
+                                 "detail": problems(r.json())}, NO_HEADERS
+                if r.path == "/v1/jobs/t/a/finish":  # a's finish waits until the others' are all queued
+                    a_finishing.set()
+                    await_true(lambda: not any(t.name.endswith(("-handler-b", "-handler-c", "-handler-d"))
+                                               for t in threading.enumerate()), 5)
+            return 200, job("t", "x", "running"), NO_HEADERS
+
+        def handler(ctx):
+            if ctx.job.id != "a":
+                a_finishing.wait(5)
+            if ctx.job.id == "b":
+                return {"big": "pretend this is 70 KB"}
+            if ctx.job.id == "c":
+                raise OSError("cannot read report-\udcff.csv")
+            return {"ok": True}
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, handler, ["t"], concurrency=4, accept_wait=0.1).start()
+            await_true(lambda: worker.stats().running == 0 and worker.stats().accepted == 4, 10, "all let go")
+            worker.shutdown(5)
+
+            batches = [{item["id"]: item for item in r.json()["jobs"]} for r in stub.paths("/v1/finish")]
+            self.assertEqual(2, len(batches), "the refused batch went again once, without what was refused")
+            self.assertEqual(["b", "c", "d"], sorted(batches[0]))
+            self.assertEqual(batches[0]["d"], batches[1]["d"], "the good finish went again as it was")
+            b = batches[1]["b"]
+            self.assertEqual("failed", b["outcome"])
+            self.assertNotIn("data", b)
+            self.assertIn("result", b["error"])
+            self.assertIn("at most 65536 are allowed", b["error"])
+            self.assertNotIn("jobs[", b["error"])
+            self.assertEqual("cannot read report-\ufffd.csv", batches[0]["c"]["error"])
+            stats = worker.stats()
+            self.assertEqual((2, 2, 0), (stats.succeeded, stats.failed, stats.lost_finishes), f"{stats}")
+
+
 if __name__ == "__main__":
     unittest.main()
