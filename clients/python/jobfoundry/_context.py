@@ -2,12 +2,34 @@
 from __future__ import annotations
 
 import ctypes
+import itertools
+import json
 import threading
 import time
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 from .errors import JobInterrupted
 from .models import UNSET, Job, LeasedJob
+
+
+_accepted = itertools.count()
+
+
+def job_data(value: Any, what: str) -> Any:
+    """``value`` as the service will store it: a JSON object or None, copied, so that the handler may go on changing
+    its own. Done on the handler's thread, so that a value that cannot be sent is the handler's error and never the
+    failure of the heartbeat or finish thread that would otherwise meet it. Raises TypeError naming the offending
+    value's type (not its repr, which may be large)."""
+    if value is not None and not isinstance(value, dict):
+        raise TypeError(f"{what} must be a dict (a JSON object) or None, not {type(value).__name__}")
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text.encode("utf-8")  # a lone surrogate passes json.dumps, but the service refuses it
+    except UnicodeEncodeError:
+        raise TypeError(f"{what} cannot be sent as JSON: a string holds a lone surrogate (not valid Unicode)") from None
+    except (TypeError, ValueError, RecursionError) as e:
+        raise TypeError(f"{what} cannot be sent as JSON: {e}") from None
+    return json.loads(text)
 
 
 def _raise_in(thread_ident: int) -> None:
@@ -38,9 +60,16 @@ class JobContext:
         self._token: List[int] = []
         self._thread: Optional[int] = None
         self._raised = False
+        # Order of acceptance: of two leases this worker holds for one job, the later one is the job's lease.
+        self.seq = next(_accepted)
         self.next_beat = 0.0  # owned by the heartbeat thread
         # Set once the handler returned and its finish is queued: the finish's own answer settles the job then.
         self.finishing = False
+        self.released = False  # owned by the finish thread: the finish's answer was taken into account
+
+    @property
+    def key(self) -> Tuple[str, str]:
+        return self._leased.job.type, self._leased.job.id
 
     @property
     def job(self) -> Job:
@@ -59,7 +88,9 @@ class JobContext:
 
     def progress(self, data: Any) -> None:
         """Replaces the job's data with the next heartbeat, where GET and event streams show it. Only the latest
-        value set before a heartbeat is sent."""
+        value set before a heartbeat is sent. ``data`` is a dict (or None, which removes the data) that can be sent as
+        JSON; anything else raises TypeError here, and the heartbeats go on without it."""
+        data = job_data(data, "progress data")
         with self._progress_lock:
             self._progress = data
 

@@ -1,17 +1,19 @@
 """The worker's heartbeat and finish threads, and the activity timeouts they pace heartbeats by."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
+import re
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 from ._context import JobContext
-from .client import Client
+from .client import Client, clean_text
 from .errors import HaltError, JobfoundryError, ProblemError
-from .models import Finish, Heartbeat, ItemResult
+from .models import UNSET, Finish, Heartbeat, ItemResult
 
 log = logging.getLogger("jobfoundry.worker")
 MAX_BATCH = 1000
@@ -114,8 +116,21 @@ class Heartbeats:
         period = self._period(job)  # may ask the service: before taking the time
         job.next_beat = time.monotonic() + period
         with self._lock:
+            # An accept can hand this worker a job it still runs under an older lease: that run's lease was lost
+            # (its activity timeout passed, say after an operator shortened it). Only the newest lease is the job's,
+            # so the older run is halted as the service would answer its next heartbeat. Replacing it here, in one
+            # step, keeps one lease per job in every heartbeat batch: the service refuses a batch that names a job
+            # twice, whole.
+            older = [other for other in self._active if other.key == job.key]
+            self._active.difference_update(older)
             self._active.add(job)
         self._wake.set()
+        for other in older:
+            if other.finishing:
+                continue  # its finish is on its way, and the service's answer to it settles that run
+            if other.halt("lease-lost"):
+                self._counters.add(halted=1)
+                log.info("job %s/%s was accepted again: the run under the older lease is halted", *job.key)
 
     def remove(self, job: JobContext) -> None:
         with self._lock:
@@ -127,28 +142,33 @@ class Heartbeats:
 
     def run(self) -> None:
         while not self._stopped:
-            now = time.monotonic()
-            with self._lock:
-                active = list(self._active)
-            if not any(job.next_beat <= now for job in active):
-                nearest = min((job.next_beat for job in active), default=now + 1.0)
-                self._wake.wait(max(0.0, min(nearest, now + 1.0) - now))
-                self._wake.clear()
-                continue
-            # A request goes out anyway, so every job past half its period beats with it: jobs that drifted
-            # apart come back into one batch instead of one request each.
-            due = [job for job in active if job.next_beat - now <= self._period(job) / 2]
-            for start in range(0, len(due), MAX_BATCH):
-                self._beat(due[start:start + MAX_BATCH])
+            try:
+                self._round()
+            except Exception:  # noqa: B902 - a dead heartbeat thread would let every running job time out
+                log.exception("heartbeat round failed; going on")
+                self._wake.wait(0.1)
+
+    def _round(self) -> None:
+        """One pass: beat the jobs that are due, or wait until one is."""
+        now = time.monotonic()
+        with self._lock:
+            active = list(self._active)
+        if not any(job.next_beat <= now for job in active):
+            nearest = min((job.next_beat for job in active), default=now + 1.0)
+            self._wake.wait(max(0.0, min(nearest, now + 1.0) - now))
+            self._wake.clear()
+            return
+        # A request goes out anyway, so every job past half its period beats with it: jobs that drifted
+        # apart come back into one batch instead of one request each.
+        due = [job for job in active if job.next_beat - now <= self._period(job) / 2]
+        for start in range(0, len(due), MAX_BATCH):
+            self._beat(due[start:start + MAX_BATCH])
 
     def _beat(self, jobs: List[JobContext]) -> None:
         progress = [job.take_progress() for job in jobs]
         calls = [Heartbeat.of(job.leased, data) for job, data in zip(jobs, progress)]
         try:
-            results = self._batch(calls) if len(calls) > 1 and self._batches_served else None
-            if results is None:
-                self._counters.add(heartbeat_calls=len(calls))
-                results = [self._single(call) for call in calls]
+            results = self._deliver(calls)
         except JobfoundryError as e:
             log.warning("heartbeat of %d job(s) failed: %s", len(jobs), e)
             now = time.monotonic()
@@ -159,18 +179,24 @@ class Heartbeats:
         for job, result in zip(jobs, results):
             self._answered(job, result)
 
-    def _batch(self, calls: List[Heartbeat]) -> Optional[List[ItemResult]]:
-        """The batch's results, or None if the service has no batch call (then: one by one)."""
-        try:
-            results = self._client.heartbeat_batch(calls)
-        except ProblemError as e:
-            if not e.unknown_path:
-                raise
-            self._batches_served = False
-            log.warning("the service does not serve POST /v1/heartbeat; sending heartbeats one by one")
-            return None
-        self._counters.add(heartbeat_batches=1)
-        return results
+    def _deliver(self, calls: List[Heartbeat]) -> List[ItemResult]:
+        if len(calls) > 1 and self._batches_served:
+            try:
+                results = self._client.heartbeat_batch(calls)
+                self._counters.add(heartbeat_batches=1)
+                return results
+            except ProblemError as e:
+                if e.unknown_path:
+                    self._batches_served = False
+                    log.warning("the service does not serve POST /v1/heartbeat; sending heartbeats one by one")
+                elif e.status in (400, 413):
+                    # Refused whole for what some items hold: sent again as it is, it would be refused again, for
+                    # good, while every lease in it runs out. One by one, each item gets its own answer.
+                    log.warning("a heartbeat batch of %d was refused (%s); sending its items one by one", len(calls), e)
+                else:
+                    raise
+        self._counters.add(heartbeat_calls=len(calls))
+        return [self._single(call) for call in calls]
 
     def _single(self, call: Heartbeat) -> ItemResult:
         try:
@@ -178,9 +204,13 @@ class Heartbeats:
         except HaltError as e:
             return ItemResult(409, None, e.reason)
         except ProblemError as e:
-            if e.status == 404:
+            if e.not_found:
                 return ItemResult(404, None, "removed")
-            raise
+            if e.status in (400, 413) and call.data is not UNSET:
+                # The progress is what the service refuses (too large, say): the lease matters more than it.
+                log.warning("progress of %s/%s refused (%s); it is dropped", call.type, call.id, e)
+                return self._single(dataclasses.replace(call, data=UNSET))
+            return ItemResult(e.status)
 
     def _answered(self, job: JobContext, result: ItemResult) -> None:
         if result.halted and job.finishing:
@@ -232,19 +262,39 @@ class Finishes:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            self._send(batch)
+            try:
+                self._send(batch)
+            except Exception as e:  # noqa: B902 - a dead finish thread would leave every later job running
+                log.exception("finishing %d job(s) failed", len(batch))
+                self._lost([item for item in batch if not item[0].released], JobfoundryError(repr(e)))
 
-    def _send(self, batch: List[Tuple[JobContext, Finish]]) -> None:
+    def _send(self, batch: List[Tuple[JobContext, Finish]], refused: bool = False) -> None:
+        batch = self._current(batch)
         if len(batch) > 1 and self._batches_served:
             try:
                 results = self._client.finish_batch([finish for _, finish in batch])
             except ProblemError as e:
-                if not e.unknown_path:
+                if e.unknown_path:
+                    # A service older than the batch calls: finish one by one rather than lose the finishes.
+                    self._batches_served = False
+                    log.warning("the service does not serve POST /v1/finish; finishing jobs one by one")
+                elif e.status in (400, 413):
+                    invalid = _invalid_items(e, len(batch))
+                    if invalid and not refused:
+                        # The service names the items it refuses (a result over its data limit, say), and changed
+                        # nothing: those jobs are finished failed, saying why, and the batch goes again with the
+                        # others as they were.
+                        log.warning("%d of %d finish(es) refused: %s", len(invalid), len(batch),
+                                    "; ".join(invalid.values()))
+                        self._send([(job, _unsendable(finish, invalid[i])) if i in invalid else (job, finish)
+                                    for i, (job, finish) in enumerate(batch)], refused=True)
+                        return
+                    # Refused whole for what some items hold: one by one, each item gets its own answer, and the
+                    # good ones are not lost with the bad.
+                    log.warning("a finish batch of %d was refused (%s); finishing one by one", len(batch), e)
+                else:
                     self._lost(batch, e)
                     return
-                # A service older than the batch calls: finish one by one rather than lose the finishes.
-                self._batches_served = False
-                log.warning("the service does not serve POST /v1/finish; finishing jobs one by one")
             except JobfoundryError as e:
                 self._lost(batch, e)
                 return
@@ -255,14 +305,41 @@ class Finishes:
                     self._done(item, result)
                 return
         for item in batch:
-            self._counters.add(finish_calls=1)
-            try:
-                self._client.finish(item[1])
-                self._done(item, ItemResult(200))
-            except HaltError as e:
-                self._done(item, ItemResult(409, None, e.reason))
-            except JobfoundryError as e:
+            self._single(item)
+
+    def _single(self, item: Tuple[JobContext, Finish], refused: bool = False) -> None:
+        self._counters.add(finish_calls=1)
+        try:
+            self._client.finish(item[1])
+            self._done(item, ItemResult(200))
+        except HaltError as e:
+            self._done(item, ItemResult(409, None, e.reason))
+        except ProblemError as e:
+            if e.status in (400, 413) and not refused:
+                self._single((item[0], _unsendable(item[1], e.detail or str(e))), refused=True)
+            else:
                 self._lost([item], e)
+        except JobfoundryError as e:
+            self._lost([item], e)
+
+    def _current(self, batch: List[Tuple[JobContext, Finish]]) -> List[Tuple[JobContext, Finish]]:
+        """The finishes still to send, one per job. A job accepted again while an older run's finish waited has two
+        here: only the newest lease is the job's, so the older run is settled as the service would answer it,
+        lease lost, and the batch, which the service refuses whole when it names a job twice, names it once."""
+        newest: Dict[Tuple[str, str], JobContext] = {}
+        for job, _ in batch:
+            if job.key not in newest or newest[job.key].seq < job.seq:
+                newest[job.key] = job
+        current = []
+        for item in batch:
+            job = item[0]
+            if job.halted or newest[job.key] is not job:
+                if job.halt("lease-lost"):
+                    self._counters.add(halted=1)
+                self._release(job)
+            else:
+                current.append(item)
+        return current
 
     def _done(self, item: Tuple[JobContext, Finish], result: ItemResult) -> None:
         job, finish = item
@@ -284,8 +361,38 @@ class Finishes:
             self._release(job)
 
     def _release(self, job: JobContext) -> None:
+        if job.released:
+            return
+        job.released = True
         self._heartbeats.remove(job)
         self._counters.add(running=-1)
+
+
+def _invalid_items(e: ProblemError, count: int) -> Dict[int, str]:
+    """The items a batch's 400 names (``errors``: index and detail), or nothing if it names none usably."""
+    errors = e.member("errors")
+    invalid: Dict[int, str] = {}
+    if not isinstance(errors, list):
+        return {}
+    for entry in errors:
+        index = entry.get("index") if isinstance(entry, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
+            return {}
+        invalid[index] = str(entry.get("detail") or entry.get("field") or "invalid")
+    return invalid
+
+
+#: The service keeps this much of an attempt's error in the job's history; the reason fits in it.
+MAX_REASON = 500
+
+
+def _unsendable(finish: Finish, detail: str) -> Finish:
+    """A failed finish instead of one the service refused, saying why: the job then runs again as after a failure
+    (or ends failed), where a lost finish would hold it until its activity timeout and run it again anyway."""
+    what = "result" if finish.outcome == "succeeded" else "error"
+    detail = re.sub(r"jobs\[\d+\]\.", "", detail)  # the item's place in a batch means nothing to the job's reader
+    reason = clean_text(f"the service refused the handler's {what}: {detail}", MAX_REASON)
+    return Finish(finish.type, finish.id, finish.lease, "failed", UNSET, reason)
 
 
 __all__ = ["Counters", "Finishes", "Heartbeats", "TypeTimeouts"]

@@ -14,6 +14,9 @@ from .errors import HALT_TYPE, HaltError, JobfoundryError, ProblemError
 from .models import RetryPolicy
 
 USER_AGENT = "jobfoundry-client-python/0.1"
+# How a kept-alive connection the server closed shows when it is next written to or read from: the write is refused
+# (EPIPE, ECONNRESET), or the read finds the connection closed before a status line (RemoteDisconnected).
+_CLOSED_WHILE_IDLE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, http.client.RemoteDisconnected)
 
 
 class Answer:
@@ -51,8 +54,9 @@ class Transport:
         self._port = parts.port or (443 if self._https else 80)
         self._prefix = parts.path.rstrip("/")
         self._headers = {"User-Agent": USER_AGENT}
-        if token:
-            self._headers["Authorization"] = f"Bearer {token}"
+        self._token = _checked_token(token)
+        if self._token:
+            self._headers["Authorization"] = f"Bearer {self._token}"
         self._retry = retry
         self._timeout = timeout
         self._lock = threading.Lock()
@@ -111,13 +115,24 @@ class Transport:
                     raise JobfoundryError(f"{method} {path}: cannot connect to {self._host}:{self._port}") from e
             except (OSError, http.client.HTTPException) as e:
                 if not idempotent or attempt >= self._retry.max_attempts:
-                    raise JobfoundryError(f"{method} {path}: {e!r}") from e
+                    raise self._failure(method, path, e) from (None if self._leaks(e) else e)
             except Exception as e:
                 # abort() closed the connection under this thread mid-call: whatever that broke, it was asked for
                 self._check_aborted(method, path)
-                raise
+                # Anything else http.client raised (a ValueError about a header, say) may quote the request's
+                # headers, the token among them: it leaves as a JobfoundryError that does not.
+                raise self._failure(method, path, e) from (None if self._leaks(e) else e)
             self._check_aborted(method, path)
             time.sleep(self._retry.delay(attempt, retry_after))
+
+    def _leaks(self, e: BaseException) -> bool:
+        return bool(self._token) and self._token in f"{e!s}{e!r}"
+
+    def _failure(self, method: str, path: str, e: BaseException) -> JobfoundryError:
+        text = repr(e)
+        if self._token:
+            text = text.replace(self._token, "<token>")
+        return JobfoundryError(f"{method} {path}: {text}")
 
     def _check_aborted(self, method: str, path: str) -> None:
         if threading.get_ident() in self._aborted:
@@ -125,22 +140,36 @@ class Transport:
 
     def _exchange(self, method: str, path: str, payload: Optional[bytes], headers: Dict[str, str],
                   long_poll: float) -> Tuple[int, http.client.HTTPMessage, bytes]:
-        conn = self._connection()
-        try:
-            conn.timeout = self._timeout + long_poll
-            if conn.sock is not None:
-                conn.sock.settimeout(conn.timeout)
-            conn.request(method, self._prefix + path, body=payload, headers=headers)
-            response = conn.getresponse()
-            raw = response.read()
-            if response.will_close:
+        for fresh in (False, True):
+            conn, reused = self._connection()
+            answered = False
+            try:
+                conn.timeout = self._timeout + long_poll
+                if conn.sock is not None:
+                    conn.sock.settimeout(conn.timeout)
+                conn.request(method, self._prefix + path, body=payload, headers=headers)
+                response = conn.getresponse()
+                answered = True
+                raw = response.read()
+                if response.will_close:
+                    self._drop(conn)
+                return response.status, response.headers, raw
+            except _CLOSED_WHILE_IDLE:
                 self._drop(conn)
-            return response.status, response.headers, raw
-        except BaseException:
-            self._drop(conn)  # a connection in an unknown state is never reused
-            raise
+                # A server closes a kept-alive connection once it has been idle for a while (Quarkus after 30 min by
+                # default, less where configured), and we learn it only by writing to it: it did not read this
+                # request, so it goes again, once, on a fresh connection, whatever its method (what HTTP clients
+                # do). A create is not repeated by this: the failed try never reached the service.
+                if reused and not answered and not fresh:
+                    continue
+                raise
+            except BaseException:
+                self._drop(conn)  # a connection in an unknown state is never reused
+                raise
+        raise AssertionError("unreachable: the fresh try returns or raises")
 
-    def _connection(self) -> http.client.HTTPConnection:
+    def _connection(self) -> Tuple[http.client.HTTPConnection, bool]:
+        """This thread's connection, and whether it has carried a call before (the server may have closed it)."""
         ident = threading.get_ident()
         with self._lock:
             if ident in self._aborted:
@@ -157,12 +186,13 @@ class Transport:
                 # meant to end would start again: connections are opened here, and only here.
                 conn.auto_open = 0
                 self._connections[ident] = conn
-        if conn.sock is None:
-            conn.connect()
-            if ident in self._aborted:  # abort() came while connecting, and found nothing to cut
-                conn.close()
-                raise http.client.NotConnected("aborted")
-        return conn
+        if conn.sock is not None:
+            return conn, True
+        conn.connect()
+        if ident in self._aborted:  # abort() came while connecting, and found nothing to cut
+            conn.close()
+            raise http.client.NotConnected("aborted")
+        return conn, False
 
     def _drop(self, conn: http.client.HTTPConnection) -> None:
         with self._lock:
@@ -170,6 +200,21 @@ class Transport:
                 if known is conn:
                     del self._connections[ident]
         conn.close()
+
+
+def _checked_token(token: Optional[str]) -> Optional[str]:
+    """The token as it goes in the header. Surrounding whitespace goes: a token read from a secrets file usually
+    ends with a newline, and http.client would refuse it on every call with an error quoting the header. Anything
+    else a header cannot carry is refused here, in words that never quote the token."""
+    if token is None or token == "":
+        return None
+    stripped = token.strip()
+    if not stripped:
+        raise JobfoundryError("the token is blank")
+    if any(not "\x21" <= ch <= "\x7e" for ch in stripped):
+        raise JobfoundryError("the token holds a character an Authorization header cannot carry (a space, a control "
+                              "character or non-ASCII); a bearer token is visible ASCII only")
+    return stripped
 
 
 def _json(raw: bytes) -> Any:

@@ -105,9 +105,10 @@ class Client:
         return [Saved(r["status"] == 201, Job.from_json(r["job"])) for r in body["jobs"]]
 
     def get(self, type_: str, id_: str) -> Optional[Job]:
-        """The job, or None if there is none."""
+        """The job, or None if there is none. A 404 that is not the service's (a wrong base URL) raises
+        ProblemError."""
         answer = self._t.send("GET", _job_path(type_, id_))
-        if answer.status == 404:
+        if answer.status == 404 and answer.problem().not_found:
             return None
         return Job.from_json(answer.or_raise().body)
 
@@ -129,7 +130,7 @@ class Client:
     def remove(self, type_: str, id_: str) -> bool:
         """Removes every trace of a job (its processor is halted). False if there was no such job."""
         answer = self._t.send("DELETE", _job_path(type_, id_))
-        if answer.status == 404:
+        if answer.status == 404 and answer.problem().not_found:
             return False
         answer.or_raise()
         return True
@@ -139,7 +140,7 @@ class Client:
     def type(self, type_: str) -> Optional[TypeInfo]:
         """A type's settings and counts, or None for a type never used or configured."""
         answer = self._t.send("GET", f"/v1/types/{_seg(type_)}")
-        if answer.status == 404:
+        if answer.status == 404 and answer.problem().not_found:
             return None
         return TypeInfo.from_json(answer.or_raise().body)
 
@@ -213,8 +214,21 @@ def _finish_body(finish: Finish) -> Dict[str, Any]:
     if finish.data is not UNSET:
         body["data"] = finish.data
     if finish.error is not None:
-        body["error"] = finish.error
+        body["error"] = clean_text(finish.error, MAX_ERROR)
     return body
+
+
+#: The longest ``error`` the service keeps (code points); a longer one is cut there anyway.
+MAX_ERROR = 4096
+
+
+def clean_text(text: str, limit: int) -> str:
+    """``text`` as the service takes it: an exception's message may hold lone surrogates (from a file name read with
+    surrogateescape, say), which make the whole finish, and every finish in its batch, invalid. They become U+FFFD
+    (paired ones join into their character), and text beyond ``limit`` code points, which the service would cut,
+    is not sent."""
+    text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text[:limit]
 
 
 __all__ = ["Client", "job_members", "HaltError", "ProblemError"]

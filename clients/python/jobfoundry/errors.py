@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-HALT_TYPE = "tag:jobfoundry.io,2026:problem/halt"
+#: The problem types the service itself writes start so; any other (``about:blank``) is HTTP's own or a proxy's.
+SERVICE_TYPES = "tag:jobfoundry.io,"
+HALT_TYPE = SERVICE_TYPES + "2026:problem/halt"
 
 
 class JobfoundryError(Exception):
@@ -26,6 +28,12 @@ class ProblemError(JobfoundryError):
     def unknown_path(self) -> bool:
         """A path the service does not serve at all (HTTP's own 404 or 405), as opposed to a missing job."""
         return self.status in (404, 405) and self.type == "about:blank"
+
+    @property
+    def not_found(self) -> bool:
+        """The service's own 404: no such job (or type). A 404 of any other type is no answer about the job: a
+        path nothing serves, say a wrong base URL or a proxy's page."""
+        return self.status == 404 and self.type.startswith(SERVICE_TYPES)
 
     def member(self, name: str) -> Any:
         """An extra member of the problem document, such as ``field``, ``reason`` or ``errors``."""

@@ -10,11 +10,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Sequence, Set
 
-from ._context import JobContext
+from ._context import JobContext, job_data
 from ._loops import Counters, Finishes, Heartbeats, TypeTimeouts
 from .client import MAX_SERVER_WAIT, Client
 from .errors import JobfoundryError, JobInterrupted
-from .models import UNSET, Finish, LeasedJob, RetryPolicy
+from .models import Finish, LeasedJob, RetryPolicy
 
 log = logging.getLogger("jobfoundry.worker")
 MAX_ACCEPT = 100
@@ -185,13 +185,13 @@ class Worker:
             try:
                 jobs = self._client.accept(self._types, free, self._accept_wait, self.name)
                 failures = 0
-            except JobfoundryError as e:
+            except Exception as e:  # noqa: B902 - whatever went wrong, a dead acceptor would stop the worker silently
                 self._in_accept = False
                 self._release(free)
                 if not self._accepting:
                     return
                 failures += 1
-                log.warning("accept failed (%s); trying again", e)
+                log.warning("accept failed (%s); trying again", e if isinstance(e, JobfoundryError) else repr(e))
                 time.sleep(RetryPolicy().delay(failures))
                 continue
             self._in_accept = False
@@ -242,14 +242,13 @@ class Worker:
                 job.enter()
                 try:
                     if not job.stopping:
-                        result = self._handler(job)
-                        finish = Finish.succeeded(job.leased, UNSET if result is None else result)
+                        finish = _outcome(job.leased, self._handler(job))
                 finally:
                     job.leave()
             except JobInterrupted:
                 pass
             except BaseException as e:  # noqa: B902 - any failure of the handler is the job's failure
-                finish = Finish.failed(job.leased, str(e) or type(e).__name__)
+                finish = Finish.failed(job.leased, _message(e))
         finally:
             self._completed(job, finish)
 
@@ -278,3 +277,24 @@ class Worker:
             if left <= 0:
                 return False
             threads[0].join(min(left, 0.05))
+
+
+def _outcome(leased: LeasedJob, result: Any) -> Finish:
+    """The finish a handler's return value makes. A result that cannot be sent fails the attempt here, with the
+    reason: sent as it is, it would fail the finish of every job in its batch."""
+    if result is None:
+        return Finish.succeeded(leased)
+    try:
+        return Finish.succeeded(leased, job_data(result, "the handler's result"))
+    except TypeError as e:
+        return Finish.failed(leased, str(e))
+
+
+def _message(e: BaseException) -> str:
+    """The failure's text for ``lastError``. An exception's ``__str__`` is the handler's code and may itself fail:
+    that must not cost the job its finish."""
+    try:
+        text = str(e)
+    except Exception:  # noqa: B902
+        text = ""
+    return text or type(e).__name__

@@ -7,7 +7,7 @@ import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 Reply = Tuple[int, Any, Dict[str, str]]
 
@@ -24,12 +24,14 @@ class Request:
 
 
 class StubService:
-    def __init__(self, answer: Callable[[Request], Reply]) -> None:
+    def __init__(self, answer: Callable[[Request], Reply], idle_timeout: Optional[float] = None) -> None:
+        """``idle_timeout``: seconds after which a kept-alive connection with no request is closed, as servers do."""
         self.requests: List[Request] = []
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            timeout = idle_timeout
 
             def log_message(self, *args: Any) -> None:
                 pass

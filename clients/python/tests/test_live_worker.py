@@ -6,6 +6,7 @@ import sys
 import threading
 import time
 import unittest
+from datetime import datetime
 
 from jobfoundry import Client, Worker
 
@@ -55,6 +56,67 @@ class WorkerTest(unittest.TestCase):
         done = c.wait_for(t, job.id, "finished", LONG)
         self.assertEqual(("failed", "smtp 451: try later"), (done.result, done.last_error))
         await_true(lambda: worker.stats().failed == 1, LONG, "counted as failed")
+
+    def test_a_result_that_is_not_json_fails_its_job_and_the_worker_goes_on(self):
+        c, t = self.client, quick_type(self.client, "py-unjson")
+        bad = c.create(t, data={"bad": True}, max_attempts=1)
+
+        def handler(ctx):
+            return {"when": datetime.now()} if ctx.data.get("bad") else {"ok": True}
+
+        worker = self.start(handler, t)
+        done = c.wait_for(t, bad.id, "finished", LONG)
+        self.assertEqual("failed", done.result)
+        self.assertIn("datetime", done.last_error)
+        self.assertIn("JSON", done.last_error)
+        good = c.create(t, data={})  # after the bad one: the finish thread is still there to send it
+        self.assertEqual("succeeded", c.wait_for(t, good.id, "finished", LONG).result)
+        self.assertTrue(worker.shutdown(5))
+        self.assertEqual((1, 1, 0), (worker.stats().failed, worker.stats().succeeded, worker.stats().lost_finishes))
+
+    def test_progress_that_is_not_json_is_refused_in_the_handler_and_heartbeats_go_on(self):
+        c, t = self.client, quick_type(self.client, "py-unjson", 2)
+        job = c.create(t, data={})
+        refused = []
+
+        def handler(ctx):
+            for bad in ({"tags": {"a", "b"}}, ["not", "an", "object"]):
+                try:
+                    ctx.progress(bad)
+                except TypeError as e:
+                    refused.append(str(e))
+            ctx.progress({"step": 1})
+            ctx.sleep(5)  # two and a half activity timeouts: only heartbeats keep the job
+            return {"done": True}
+
+        self.start(handler, t)
+        done = c.wait_for(t, job.id, "finished", LONG)
+        self.assertEqual(("succeeded", 0, {"done": True}), (done.result, done.attempt, done.data))
+        self.assertEqual(2, len(refused), refused)
+        self.assertIn("set", refused[0])
+        self.assertIn("list", refused[1])
+
+    def test_a_finish_the_service_refuses_fails_its_job_saying_why_and_costs_the_others_nothing(self):
+        c, t = self.client, quick_type(self.client, "py-refused")
+        ids = [c.create(t, data={"n": n}, max_attempts=1).id for n in range(6)]
+        together = threading.Barrier(6)
+
+        def handler(ctx):
+            together.wait(20)  # finishes ready together: the refused ones share batches with good ones
+            if ctx.data["n"] == 0:
+                return {"blob": "x" * 70_000}  # over the service's 64 KiB
+            if ctx.data["n"] == 1:
+                raise OSError("cannot read report-\udcff.csv")  # a file name read with surrogateescape
+            return {"ok": True}
+
+        worker = self.start(handler, t, concurrency=6)
+        done = [c.wait_for(t, i, "finished", LONG) for i in ids]
+        self.assertEqual(["failed", "failed"] + ["succeeded"] * 4, [d.result for d in done],
+                         [d.last_error for d in done])
+        self.assertIn("65536", done[0].last_error)
+        self.assertIn("result", done[0].last_error)
+        self.assertEqual("cannot read report-\ufffd.csv", done[1].last_error)
+        self.assertEqual(0, worker.stats().lost_finishes)
 
     def test_heartbeats_keep_a_job_longer_than_its_activity_timeout(self):
         # 2 s rather than 1: a loaded machine may hold a beat up for a moment, which is not what this is about.

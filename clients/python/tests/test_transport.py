@@ -98,6 +98,15 @@ class TransportTest(unittest.TestCase):
         finally:
             server.close()
 
+    def test_a_call_on_a_connection_the_server_closed_while_idle_goes_again_on_a_fresh_one_even_a_create(self):
+        with StubService(lambda r: (201, job("t", "a"), NO_HEADERS), idle_timeout=0.2) as stub:
+            with Client(stub.url, retry=RetryPolicy(1)) as client:  # no retries: the fresh try is not one
+                client.create("t")
+                time.sleep(0.6)  # the server closes the kept-alive connection meanwhile
+                client.create("t")
+                client.put("t", "a")
+            self.assertEqual(3, len(stub.requests), "each call reached the service once")
+
     def test_an_unreachable_service_is_a_jobfoundry_error_after_the_retries(self):
         s = socket.socket()
         s.bind(("127.0.0.1", 0))
@@ -117,6 +126,17 @@ class TransportTest(unittest.TestCase):
             self.assertEqual("Bearer s3cret", stub.requests[0].headers.get("authorization"))
             self.assertNotIn("authorization", stub.requests[1].headers)
 
+    def test_a_token_read_from_a_file_with_its_newline_works_and_a_bad_one_is_refused_without_quoting_it(self):
+        with StubService(lambda r: (200, job("t", "a"), NO_HEADERS)) as stub:
+            with Client(stub.url, token="  s3cret-from-file\n") as client:
+                client.get("t", "a")
+            self.assertEqual("Bearer s3cret-from-file", stub.requests[0].headers.get("authorization"))
+            for bad in ("s3cret\nX-Injected: 1", "s3cr\u00e9t", "s3 cret", "\n"):
+                with self.assertRaises(JobfoundryError) as caught:
+                    Client(stub.url, token=bad)
+                self.assertNotIn("s3cr", str(caught.exception), "the message never quotes the token")
+            self.assertEqual(1, len(stub.requests), "a refused token is never sent")
+
     def test_problems_are_typed_and_halts_carry_their_reason(self):
         def answer(r):
             if r.path.endswith("/heartbeat"):
@@ -135,6 +155,18 @@ class TransportTest(unittest.TestCase):
             self.assertNotIsInstance(bad.exception, HaltError)
             self.assertEqual(400, bad.exception.status)
             self.assertEqual("priority", bad.exception.member("field"))
+
+    def test_only_the_services_own_404_means_no_such_job(self):
+        not_found = {"type": "tag:jobfoundry.io,2026:problem/job-not-found", "title": "No such job", "status": 404}
+        no_path = {"type": "about:blank", "title": "Not Found", "status": 404}  # e.g. a base URL missing a prefix
+        answers = iter([not_found, not_found, no_path, no_path, no_path])
+        with StubService(lambda r: (404, next(answers), NO_HEADERS)) as stub, Client(stub.url) as client:
+            self.assertIsNone(client.get("t", "a"))
+            self.assertFalse(client.remove("t", "a"))
+            for call in (lambda: client.get("t", "a"), lambda: client.remove("t", "a"), lambda: client.type("t")):
+                with self.assertRaises(ProblemError) as caught:
+                    call()
+                self.assertEqual(404, caught.exception.status)
 
     def test_ids_are_percent_encoded_as_utf8(self):
         with StubService(lambda r: (200, job("t", "x"), NO_HEADERS)) as stub:

@@ -1,5 +1,6 @@
 """The worker against a stub service whose answers and timing the test controls, so that batching and halts
 happen exactly when the test needs them; test_live_worker shows the same against the real service."""
+import json
 import threading
 import unittest
 
@@ -176,6 +177,213 @@ class WorkerStubTest(unittest.TestCase):
             self.assertLessEqual(len(stub.paths("/v1/finish")), 1, "the batch call was tried once, then no more")
             self.assertEqual(1, len(stub.paths("/v1/heartbeat")), "jobs accepted together tried one batch beat")
             self.assertGreaterEqual(stats.heartbeat_calls, 3, f"heartbeats went one by one: {stats}")
+
+
+    def test_a_job_accepted_again_halts_the_older_run_and_no_batch_names_it_twice(self):
+        # The worker still runs job a under lease L1 when its own accept hands it a again under L2 (L1 was lost to
+        # the activity timeout). Job b runs throughout, so that there is a batch for a to be named twice in.
+        first_started, accepts, twice = threading.Event(), [], []
+        runs = {}
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                accepts.append(r)
+                if len(accepts) == 1:
+                    return 200, [dict(job("t", "a", "running"), lease="L1")] + leased("t", "b"), NO_HEADERS
+                if len(accepts) == 2 and first_started.wait(5):
+                    return 200, [dict(job("t", "a", "running"), lease="L2")], NO_HEADERS
+                return idle()
+            if r.path in ("/v1/heartbeat", "/v1/finish"):
+                ids = [item["id"] for item in r.json()["jobs"]]
+                if len(ids) != len(set(ids)):  # as the service does: refused whole
+                    twice.append(r.body)
+                    return 400, {"type": "tag:jobfoundry.io,2026:problem/invalid-request", "status": 400,
+                                 "errors": [{"index": len(ids) - 1, "detail": "this job is in the batch already"}]}, \
+                        NO_HEADERS
+                return 200, results(r.json()), NO_HEADERS
+            return 200, job("t", "x", "running"), NO_HEADERS
+
+        def handler(ctx):
+            runs[ctx.leased.lease] = ctx
+            if ctx.leased.lease == "L1":
+                first_started.set()
+            ctx.sleep(30 if ctx.leased.lease == "L1" else 1.0)  # the older run must be stopped to end in time
+            return {"done": ctx.leased.lease}
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, handler, ["t"], concurrency=3, accept_wait=0.1).start()
+            await_true(lambda: worker.stats().succeeded == 2, 10, "the newer run of a, and b, finished")
+            self.assertTrue(worker.shutdown(5))
+
+            self.assertEqual("lease-lost", runs["L1"].halt_reason)
+            self.assertEqual([], twice, "no batch named a job twice")
+            after_second_accept = stub.requests[stub.requests.index(accepts[1]) + 1:]
+            self.assertFalse([r for r in after_second_accept if "L1" in r.body and "heartbeat" in r.path],
+                             "the older lease is never heartbeated again")
+            finished = [item for r in stub.requests if r.path.endswith("finish")
+                        for item in (r.json()["jobs"] if r.path == "/v1/finish" else [dict(r.json(), id="?")])]
+            self.assertNotIn("L1", [item["lease"] for item in finished], "the older run is never finished")
+            self.assertEqual((1, 2, 0), (worker.stats().halted, worker.stats().succeeded, worker.stats().running))
+
+    def test_an_older_runs_finish_still_waiting_is_not_sent_with_the_newer_runs(self):
+        # z's finish is held by the service while a ends under L1, a comes back under L2 and ends too: both of a's
+        # finishes wait together, and only the newest lease is the job's.
+        accepts, l2_done = [], threading.Event()
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                accepts.append(r)
+                if len(accepts) == 1:
+                    return 200, leased("t", "z"), NO_HEADERS
+                if len(accepts) == 2:
+                    return 200, [dict(job("t", "a", "running"), lease="L1")], NO_HEADERS
+                if len(accepts) == 3:
+                    await_true(lambda: not any(t.name.endswith("-handler-a") for t in threading.enumerate()), 5)
+                    return 200, [dict(job("t", "a", "running"), lease="L2")], NO_HEADERS
+                return idle()
+            if r.path == "/v1/jobs/t/z/finish":
+                l2_done.wait(5)
+                await_true(lambda: not any(t.name.endswith("-handler-a") for t in threading.enumerate()), 5)
+            if r.path == "/v1/finish":
+                return 200, results(r.json()), NO_HEADERS
+            return 200, job("t", "x", "running"), NO_HEADERS
+
+        def handler(ctx):
+            if ctx.leased.lease == "L2":
+                l2_done.set()
+            return None
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, handler, ["t"], concurrency=1, accept_wait=0.1).start()
+            await_true(lambda: worker.stats().running == 0 and worker.stats().accepted == 3, 10, "all let go")
+            worker.shutdown(5)
+
+            sent = [(item["id"], item["lease"]) for r in stub.paths("/v1/finish") for item in r.json()["jobs"]]
+            sent += [(r.path.split("/")[4], r.json()["lease"]) for r in stub.requests if r.path.startswith("/v1/jobs/")
+                     and r.path.endswith("/finish")]
+            self.assertEqual(sorted([("z", "L-z"), ("a", "L2")]), sorted(sent), "a's older finish was never sent")
+            self.assertEqual((2, 1), (worker.stats().succeeded, worker.stats().halted))
+
+    def test_batches_refused_whole_are_sent_item_by_item_not_again_as_they_were(self):
+        # Job b's progress is too large for the service: the heartbeat batch that carries it is refused whole
+        # (400 naming it), and so is the finish batch (a plain 400). Neither may be sent again as it was.
+        a_finishing, accepts = threading.Event(), []
+        too_big = {"type": "tag:jobfoundry.io,2026:problem/data-too-large", "status": 413, "detail": "too large"}
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                accepts.append(r)
+                return (200, leased("t", "a", "b", "c"), NO_HEADERS) if len(accepts) == 1 else idle()
+            if r.path == "/v1/heartbeat":
+                bad = [i for i, item in enumerate(r.json()["jobs"]) if "data" in item]
+                if bad:
+                    return 400, {"type": "tag:jobfoundry.io,2026:problem/invalid-request", "status": 400,
+                                 "errors": [{"index": i, "field": f"jobs[{i}].data", "detail": "too large"}
+                                            for i in bad]}, NO_HEADERS
+                return 200, results(r.json()), NO_HEADERS
+            if r.path == "/v1/finish":
+                return 400, {"type": "tag:jobfoundry.io,2026:problem/invalid-request", "status": 400,
+                             "field": "jobs", "detail": "refused"}, NO_HEADERS
+            if r.path.endswith("/heartbeat") and "data" in r.json():
+                return 413, too_big, NO_HEADERS
+            if r.path == "/v1/jobs/t/a/finish":  # a's finish waits until b's and c's are both queued
+                a_finishing.set()
+                await_true(lambda: not any(t.name.endswith(("-handler-b", "-handler-c"))
+                                           for t in threading.enumerate()), 5)
+            return 200, job("t", "x", "running"), NO_HEADERS
+
+        def handler(ctx):
+            if ctx.job.id == "b":
+                ctx.progress({"big": "pretend this is 70 KB"})
+            ctx.sleep(0.5)  # beats together, five times
+            if ctx.job.id != "a":
+                a_finishing.wait(5)
+            return {"done": True}
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, handler, ["t"], concurrency=3, accept_wait=0.1).start()
+            await_true(lambda: worker.stats().running == 0 and worker.stats().accepted == 3, 10, "all three let go")
+            worker.shutdown(5)
+
+            refused_beats = [r for r in stub.paths("/v1/heartbeat") if "big" in r.body]
+            self.assertEqual(1, len(refused_beats), "the refused heartbeat batch was not sent again")
+            singles_b = [r.json() for r in stub.paths("/v1/jobs/t/b/heartbeat")]
+            self.assertIn({"lease": "L-b"}, singles_b, "b's lease was kept without the refused progress")
+            stats = worker.stats()
+            self.assertEqual((3, 0, 0), (stats.succeeded, stats.lost_finishes, stats.halted), f"{stats}")
+            self.assertEqual(1, len(stub.paths("/v1/finish")), f"b and c were tried in one batch: {stats}")
+
+
+    def test_finishes_the_service_refuses_fail_their_jobs_saying_why_and_the_others_go_through(self):
+        # b's result is over the data limit and c's exception message holds a lone surrogate (a file name read
+        # with surrogateescape); the service, like the real one, refuses a batch with such an item whole.
+        accepts, a_finishing = [], threading.Event()
+
+        def problems(item):
+            if "big" in (item.get("data") or {}):
+                return "data is 70008 bytes serialized; at most 65536 are allowed"
+            if any(0xD800 <= ord(ch) <= 0xDFFF for ch in item.get("error", "")):
+                return "error has an unpaired surrogate escape: not valid Unicode"
+            return None
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                accepts.append(r)
+                return (200, leased("t", "a", "b", "c", "d"), NO_HEADERS) if len(accepts) == 1 else idle()
+            if r.path == "/v1/finish":
+                errors = [{"index": i, "field": f"jobs[{i}].data", "detail": f"jobs[{i}].{problems(item)}"}
+                          for i, item in enumerate(r.json()["jobs"]) if problems(item)]
+                if errors:
+                    return 400, {"type": "tag:jobfoundry.io,2026:problem/invalid-request", "status": 400,
+                                 "errors": errors}, NO_HEADERS
+                return 200, results(r.json()), NO_HEADERS
+            if r.path == "/v1/heartbeat":
+                return 200, results(r.json()), NO_HEADERS
+            if r.path.endswith("/finish"):
+                if problems(r.json()):
+                    return 400, {"type": "tag:jobfoundry.io,2026:problem/invalid-request", "status": 400,
+                                 "detail": problems(r.json())}, NO_HEADERS
+                if r.path == "/v1/jobs/t/a/finish":  # a's finish waits until the others' are all queued
+                    a_finishing.set()
+                    await_true(lambda: not any(t.name.endswith(("-handler-b", "-handler-c", "-handler-d"))
+                                               for t in threading.enumerate()), 5)
+            return 200, job("t", "x", "running"), NO_HEADERS
+
+        def handler(ctx):
+            if ctx.job.id != "a":
+                a_finishing.wait(5)
+            if ctx.job.id == "b":
+                return {"big": "pretend this is 70 KB"}
+            if ctx.job.id == "c":
+                raise OSError("cannot read report-\udcff.csv")
+            return {"ok": True}
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, handler, ["t"], concurrency=4, accept_wait=0.1).start()
+            await_true(lambda: worker.stats().running == 0 and worker.stats().accepted == 4, 10, "all let go")
+            worker.shutdown(5)
+
+            batches = [{item["id"]: item for item in r.json()["jobs"]} for r in stub.paths("/v1/finish")]
+            self.assertEqual(2, len(batches), "the refused batch went again once, without what was refused")
+            self.assertEqual(["b", "c", "d"], sorted(batches[0]))
+            self.assertEqual(batches[0]["d"], batches[1]["d"], "the good finish went again as it was")
+            b = batches[1]["b"]
+            self.assertEqual("failed", b["outcome"])
+            self.assertNotIn("data", b)
+            self.assertIn("result", b["error"])
+            self.assertIn("at most 65536 are allowed", b["error"])
+            self.assertNotIn("jobs[", b["error"])
+            self.assertEqual("cannot read report-\ufffd.csv", batches[0]["c"]["error"])
+            stats = worker.stats()
+            self.assertEqual((2, 2, 0), (stats.succeeded, stats.failed, stats.lost_finishes), f"{stats}")
 
 
 if __name__ == "__main__":
