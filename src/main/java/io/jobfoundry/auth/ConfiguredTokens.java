@@ -26,8 +26,9 @@ import org.jboss.logging.Logger;
  * The configured tokens, checked at start: a hash that is not {@code sha256:} and 64 hex digits,
  * no or an unknown role, a bad type glob, or a {@code types} that names none stops the service
  * with a message naming the token and the key (never the hash). A presented token is hashed and
- * compared with every configured hash in constant time, all of them every time, so the timing
- * tells neither a hash's prefix nor which token matched.
+ * looked up by its SHA-256 digest, then compared with the one found in constant time: the lookup's
+ * timing depends on the digest of what the client sent, which it cannot steer toward a configured
+ * one, so it tells nothing of the configured hashes however many there are.
  */
 @Startup
 @ApplicationScoped
