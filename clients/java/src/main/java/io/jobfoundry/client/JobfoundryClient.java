@@ -335,7 +335,9 @@ public final class JobfoundryClient {
         }
 
         /**
-         * @param token sent as {@code Authorization: Bearer <token>} with every call
+         * @param token sent as {@code Authorization: Bearer <token>} with every call; surrounding whitespace (the
+         *     newline at the end of a secrets file) is dropped; {@link #build()} refuses any other character outside
+         *     visible ASCII with a {@link JobfoundryException} that does not show the token
          * @return this builder
          */
         public Builder token(String token) {
@@ -379,7 +381,31 @@ public final class JobfoundryClient {
             HttpClient http = httpClient != null ? httpClient
                     : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(Runnable::run)
                             .connectTimeout(Duration.ofSeconds(10)).build();
-            return new JobfoundryClient(new Transport(baseUrl, http, token, retryPolicy, requestTimeout));
+            return new JobfoundryClient(new Transport(baseUrl, http, bearer(token), retryPolicy, requestTimeout));
+        }
+
+        /**
+         * The token as it can go in a header. A token read from a secrets file usually ends with a newline, which
+         * is not part of it. Anything else outside visible ASCII would make the JDK refuse the header on every call
+         * with a message that quotes it, so it is refused here, once, without showing it.
+         */
+        private static String bearer(String token) {
+            if (token == null) {
+                return null;
+            }
+            String stripped = token.strip();
+            if (stripped.isEmpty()) {
+                throw new JobfoundryException("the token is empty");
+            }
+            for (int i = 0; i < stripped.length(); i++) {
+                char c = stripped.charAt(i);
+                if (c < 0x21 || c > 0x7e) {
+                    throw new JobfoundryException("the token holds a character that cannot be sent in an HTTP header"
+                            + " (a control character, a space or a non-ASCII character) at position " + (i + 1)
+                            + " of " + stripped.length() + "; check how it was read");
+                }
+            }
+            return stripped;
         }
     }
 }

@@ -70,9 +70,9 @@ public final class Worker implements AutoCloseable {
         this.handlers = Executors.newFixedThreadPool(concurrency, threads("jobfoundry-" + id + "-handler-"));
         this.heartbeats = new Heartbeats(client, new TypeTimeouts(client), b.heartbeatFraction, counters);
         this.finishes = new Finishes(client, heartbeats, counters);
-        this.acceptor = new Thread(this::acceptLoop, "jobfoundry-" + id + "-accept");
-        this.heartbeatThread = new Thread(heartbeats, "jobfoundry-" + id + "-heartbeat");
-        this.finishThread = new Thread(finishes, "jobfoundry-" + id + "-finish");
+        this.acceptor = thread(this::acceptLoop, "jobfoundry-" + id + "-accept");
+        this.heartbeatThread = thread(heartbeats, "jobfoundry-" + id + "-heartbeat");
+        this.finishThread = thread(finishes, "jobfoundry-" + id + "-finish");
     }
 
     /**
@@ -196,14 +196,20 @@ public final class Worker implements AutoCloseable {
             try {
                 jobs = client.accept(types, free, acceptWait, name);
                 failures = 0;
-            } catch (JobfoundryException e) {
+            } catch (RuntimeException e) {
+                // Anything, not only a failed call (an answer that cannot be read, say): a worker whose accept
+                // thread died would sit there running nothing, and say nothing.
                 inAccept = false;
                 slots.release(free);
                 if (!accepting || Thread.currentThread().isInterrupted()) {
                     return;
                 }
                 failures++;
-                LOG.log(Level.WARNING, "accept failed ({0}); trying again", e.getMessage());
+                if (e instanceof JobfoundryException) {
+                    LOG.log(Level.WARNING, "accept failed ({0}); trying again", e.getMessage());
+                } else {
+                    LOG.log(Level.ERROR, "accept failed; trying again", e);
+                }
                 if (!sleep(RetryPolicy.defaults().delay(failures, null))) {
                     return;
                 }
@@ -292,7 +298,14 @@ public final class Worker implements AutoCloseable {
 
     private static ThreadFactory threads(String prefix) {
         AtomicInteger n = new AtomicInteger();
-        return r -> new Thread(r, prefix + n.incrementAndGet());
+        return r -> thread(r, prefix + n.incrementAndGet());
+    }
+
+    /** A thread of the worker's own: should one die after all, it says so in the log rather than on stderr alone. */
+    private static Thread thread(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setUncaughtExceptionHandler((dead, e) -> LOG.log(Level.ERROR, "worker thread " + dead.getName() + " died", e));
+        return t;
     }
 
     private static String defaultName() {

@@ -147,6 +147,30 @@ class WorkerStubTest {
         }
     }
 
+    @Test
+    void theAcceptThreadOutlivesAnAnswerItCannotRead() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        CountDownLatch handled = new CountDownLatch(1);
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> switch (accepts.incrementAndGet()) {
+                // A proxy or a newer service garbling one answer: a time the client cannot parse.
+                case 1 -> StubService.Reply.json(200, leased("a").replace("2026-11-21T10:00:00Z", "yesterday"));
+                case 2 -> StubService.Reply.json(200, leased("b"));
+                default -> idle();
+            };
+            case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+            default -> StubService.Reply.json(200, StubService.job("t", "x", "finished"));
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                handled.countDown();
+                return null;
+            }, "t").acceptWait(Duration.ofMillis(100)).build().start();
+            assertTrue(handled.await(10, TimeUnit.SECONDS), "the job of the next accept was handled");
+            worker.shutdown(Duration.ofSeconds(5));
+        }
+    }
+
     private static StubService.Reply idle() throws InterruptedException {
         Thread.sleep(50);
         return new StubService.Reply(204, null, null, java.util.Map.of());
