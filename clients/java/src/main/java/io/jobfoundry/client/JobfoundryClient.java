@@ -85,7 +85,7 @@ public final class JobfoundryClient {
 
     /**
      * Adds or updates many jobs in one request and one store transaction ({@code POST /v1/jobs}). If any item is
-     * invalid nothing is created and the {@link ProblemException} carries {@code errors} (index and detail).
+     * invalid nothing is created and the {@link ProblemException} names them in {@link ProblemException#errors()}.
      *
      * @param jobs 1–1000 items; those with an id are PUTs, the others POSTs
      * @return one answer per item, in order

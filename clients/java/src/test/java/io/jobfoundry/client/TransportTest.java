@@ -190,6 +190,19 @@ class TransportTest {
     }
 
     @Test
+    void aRefusedBatchNamesItsInvalidItems() throws Exception {
+        // As the service answers a batch with an invalid item (ProducerIT shows the real one).
+        try (StubService stub = new StubService(r -> StubService.Reply.problem(400, "{\"type\":"
+                + "\"tag:jobfoundry.io,2026:problem/invalid-request\",\"status\":400,\"detail\":\"1 invalid item(s)\","
+                + "\"errors\":[{\"index\":1,\"field\":\"jobs[1].repeat\",\"detail\":\"bad repeat\"}]}"))) {
+            ProblemException e = assertThrows(ProblemException.class, () -> JobfoundryClient.create(stub.url())
+                    .createBatch(java.util.List.of(NewJob.of("t", JobSpec.empty()), NewJob.of("t", JobSpec.empty()))));
+            assertEquals(java.util.List.of(new ProblemException.ItemError(1, "jobs[1].repeat", "bad repeat")), e.errors());
+            assertEquals("[{\"index\":1,\"field\":\"jobs[1].repeat\",\"detail\":\"bad repeat\"}]", e.member("errors"));
+        }
+    }
+
+    @Test
     void idsArePercentEncodedAsUtf8() throws Exception {
         try (StubService stub = new StubService(r -> StubService.Reply.json(200, StubService.job("t", "x", "pending")))) {
             JobfoundryClient.create(stub.url()).get("t", "a b;c?é%");
