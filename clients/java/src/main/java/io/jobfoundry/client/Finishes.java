@@ -118,6 +118,9 @@ final class Finishes implements Runnable {
         } else if (result.halted()) {
             if (p.job().halt(result.reason() == null ? "removed" : result.reason())) {
                 counters.halted.incrementAndGet();
+                // The README promises an INFO for every halt; most are found here, by the job's last call.
+                LOG.log(Level.INFO, "job {0}/{1} halted ({2}) when it was finished: its outcome was not recorded",
+                        p.finish().type(), p.finish().id(), p.job().haltReason());
             }
         } else {
             counters.lostFinishes.incrementAndGet();

@@ -171,6 +171,26 @@ class WorkerStubTest {
         }
     }
 
+    @Test
+    void aHaltFoundByTheFinishIsLogged() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a")) : idle();
+            // Cancelled while its handler ran, between two heartbeats: the finish is the first to hear of it.
+            case "/v1/jobs/t/a/finish" -> StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\","
+                    + "\"status\":409,\"reason\":\"cancelled\"}");
+            default -> StubService.Reply.json(200, StubService.job("t", "a", "running"));
+        }); Logs logs = new Logs()) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> null, "t")
+                    .acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> worker.stats().halted() == 1, Duration.ofSeconds(10));
+            worker.shutdown(Duration.ofSeconds(5));
+            assertTrue(logs.records.stream().anyMatch(r -> r.getLevel() == java.util.logging.Level.INFO
+                    && logs.text(r).contains("t/a") && logs.text(r).contains("cancelled")), logs.all());
+        }
+    }
+
     private static StubService.Reply idle() throws InterruptedException {
         Thread.sleep(50);
         return new StubService.Reply(204, null, null, java.util.Map.of());
@@ -215,4 +235,36 @@ class WorkerStubTest {
         }
     }
 
+
+    /** What the client logs (System.Logger goes to java.util.logging here), while it is open. */
+    static final class Logs extends java.util.logging.Handler implements AutoCloseable {
+        final List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.logging.Logger logger = java.util.logging.Logger.getLogger("io.jobfoundry.client");
+
+        Logs() {
+            logger.addHandler(this);
+        }
+
+        String text(java.util.logging.LogRecord r) {
+            return new java.util.logging.SimpleFormatter().formatMessage(r);
+        }
+
+        String all() {
+            return records.stream().map(r -> r.getLevel() + " " + text(r)).toList().toString();
+        }
+
+        @Override
+        public void publish(java.util.logging.LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            logger.removeHandler(this);
+        }
+    }
 }
