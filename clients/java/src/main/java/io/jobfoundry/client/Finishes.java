@@ -59,7 +59,13 @@ final class Finishes implements Runnable {
             List<Pending> batch = new ArrayList<>();
             batch.add(first);
             queue.drainTo(batch, MAX_BATCH - 1);
-            send(batch);
+            try {
+                send(batch);
+            } catch (RuntimeException e) {
+                // Never reached by a failed call (send settles those); kept so that no surprise ends the
+                // thread, after which every later finish would sit in the queue and shutdown would hang on it.
+                LOG.log(Level.ERROR, "sending " + batch.size() + " finish(es) failed", e);
+            }
         }
     }
 
@@ -81,7 +87,7 @@ final class Finishes implements Runnable {
                 // A service older than the batch calls: finish one by one rather than lose the finishes.
                 batchesServed = false;
                 LOG.log(Level.WARNING, "the service does not serve POST /v1/finish; finishing jobs one by one");
-            } catch (JobfoundryException e) {
+            } catch (RuntimeException e) {
                 lost(batch, e);
                 return;
             }
@@ -98,13 +104,13 @@ final class Finishes implements Runnable {
             done(p, new ItemResult(200, null, null));
         } catch (HaltException e) {
             done(p, new ItemResult(409, null, e.reason()));
-        } catch (JobfoundryException e) {
+        } catch (RuntimeException e) {
             lost(List.of(p), e);
         }
     }
 
     /** The retries are spent: the job runs again after its activity timeout, as if this worker had died. */
-    private void lost(List<Pending> batch, JobfoundryException e) {
+    private void lost(List<Pending> batch, RuntimeException e) {
         LOG.log(Level.WARNING, "{0} finish(es) could not be sent: {1}", batch.size(), e.getMessage());
         for (Pending p : batch) {
             counters.lostFinishes.incrementAndGet();

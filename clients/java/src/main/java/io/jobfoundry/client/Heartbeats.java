@@ -101,8 +101,13 @@ final class Heartbeats implements Runnable {
             for (int i = 0; i < jobs.size(); i++) {
                 answered(jobs.get(i), results.get(i));
             }
-        } catch (JobfoundryException e) {
-            LOG.log(Level.WARNING, "heartbeat of {0} job(s) failed: {1}", jobs.size(), e.getMessage());
+        } catch (RuntimeException e) {
+            // Any exception, not only a failed call: the thread must go on beating for every other job.
+            if (e instanceof JobfoundryException) {
+                LOG.log(Level.WARNING, "heartbeat of {0} job(s) failed: {1}", jobs.size(), e.getMessage());
+            } else {
+                LOG.log(Level.ERROR, "heartbeat of " + jobs.size() + " job(s) failed", e);
+            }
             long now = System.nanoTime();
             for (int i = 0; i < jobs.size(); i++) {
                 jobs.get(i).restoreProgress(progress.get(i));

@@ -52,10 +52,12 @@ public final class JobContext {
      * Records progress: it replaces the job's data with the next heartbeat, where {@code GET} and event streams
      * show it. Only the latest value set before a heartbeat is sent.
      *
-     * @param data anything Jackson writes as a JSON object
+     * @param data anything Jackson writes as a JSON object; {@code null} removes the job's data
+     * @throws JobfoundryException naming the value's class if Jackson cannot write it, or writes it as anything but
+     *     an object: it is written here, in the handler, not later on the heartbeat thread
      */
     public void progress(Object data) {
-        progress.set(data == null ? Json.MAPPER.nullNode() : data);
+        progress.set(data == null ? Json.MAPPER.nullNode() : Json.jobData(data, "progress data"));
     }
 
     /** @return whether the service halted this job; the handler should stop, and its result will not be reported */

@@ -242,7 +242,11 @@ public final class Worker implements AutoCloseable {
             try {
                 // A halt that came before the handler started interrupted nobody: do not start it at all.
                 if (!job.isHalted() && !job.abandoned()) {
-                    finish = Finish.succeeded(job.leasedJob(), handler.handle(job));
+                    Object result = handler.handle(job);
+                    // Written now, on the handler's thread: a result the service cannot take fails the job
+                    // (caught below, with the reason as its error) instead of the finish thread.
+                    finish = Finish.succeeded(job.leasedJob(), result == null ? null : Json.jobData(result,
+                            "the handler's result"));
                 }
             } finally {
                 job.leave();

@@ -191,6 +191,78 @@ class WorkerStubTest {
         }
     }
 
+    /** Jackson cannot write it: no getters, no annotations. */
+    private static final class Opaque {
+        @SuppressWarnings("unused")
+        private final int x = 1;
+    }
+
+    @Test
+    void aResultJacksonCannotWriteFailsItsJobSayingWhyAndTheWorkerGoesOn() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> switch (accepts.incrementAndGet()) {
+                case 1 -> StubService.Reply.json(200, leased("a"));
+                case 2 -> StubService.Reply.json(200, leased("b"));
+                default -> idle();
+            };
+            case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+            default -> StubService.Reply.json(200, StubService.job("t", "x", "running"));
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()),
+                    ctx -> ctx.job().id().equals("a") ? new Opaque() : java.util.Map.of("ok", true), "t")
+                    .acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> worker.stats().succeeded() == 1, Duration.ofSeconds(10));
+            assertTrue(worker.shutdown(Duration.ofSeconds(5)));
+
+            JsonNode a = Json.MAPPER.readTree(stub.requests("/v1/jobs/t/a/finish").get(0).body());
+            assertEquals("failed", a.get("outcome").asText());
+            assertTrue(a.get("error").asText().contains(Opaque.class.getName()), a.toString());
+            assertFalse(a.has("data"));
+            assertEquals(1, worker.stats().failed());
+            assertEquals(1, stub.requests("/v1/jobs/t/b/finish").size(), "the next job was finished too");
+        }
+    }
+
+    @Test
+    void progressTheServiceCannotTakeThrowsInTheHandlerAndHeartbeatsGoOn() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        List<Exception> thrown = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch beatsAfter = new CountDownLatch(3);
+        AtomicBoolean tried = new AtomicBoolean();
+        try (StubService stub = new StubService(r -> {
+            if (tried.get() && r.path().contains("heartbeat")) {
+                beatsAfter.countDown();
+            }
+            return switch (r.path()) {
+                case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+                case "/v1/accept" -> accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a")) : idle();
+                case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+                default -> StubService.Reply.json(200, StubService.job("t", "a", "running"));
+            };
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                for (Object progress : new Object[] {new Opaque(), List.of("step 1")}) {
+                    try {
+                        ctx.progress(progress);
+                    } catch (JobfoundryException e) {
+                        thrown.add(e);
+                    }
+                }
+                tried.set(true);
+                assertTrue(beatsAfter.await(5, TimeUnit.SECONDS), "heartbeats went on");
+                return null;
+            }, "t").acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> worker.stats().succeeded() == 1, Duration.ofSeconds(10));
+            assertTrue(worker.shutdown(Duration.ofSeconds(5)));
+
+            assertEquals(2, thrown.size(), "each refused in the handler: " + thrown);
+            assertTrue(thrown.get(0).getMessage().contains(Opaque.class.getName()), thrown.get(0).getMessage());
+            assertTrue(thrown.get(1).getMessage().contains("JSON object"), thrown.get(1).getMessage());
+        }
+    }
+
     private static StubService.Reply idle() throws InterruptedException {
         Thread.sleep(50);
         return new StubService.Reply(204, null, null, java.util.Map.of());
