@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Sends a worker's finishes on one thread. Whatever is ready when a request can go goes in it: one finish
@@ -22,14 +23,16 @@ final class Finishes implements Runnable {
     private final JobfoundryClient client;
     private final Heartbeats heartbeats;
     private final Counters counters;
+    private final Consumer<JobContext> released;
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private volatile boolean draining;
     private volatile boolean batchesServed = true;
 
-    Finishes(JobfoundryClient client, Heartbeats heartbeats, Counters counters) {
+    Finishes(JobfoundryClient client, Heartbeats heartbeats, Counters counters, Consumer<JobContext> released) {
         this.client = client;
         this.heartbeats = heartbeats;
         this.counters = counters;
+        this.released = released;
     }
 
     void submit(JobContext job, Finish finish) {
@@ -69,7 +72,9 @@ final class Finishes implements Runnable {
         }
     }
 
-    private void send(List<Pending> batch) {
+    private void send(List<Pending> all) {
+        // The older of two runs of one job holds a spent lease: the service would answer it lease-lost.
+        List<Pending> batch = JobContext.newestLeases(all, Pending::job, p -> done(p, new ItemResult(409, null, "lease-lost")));
         if (batch.size() > 1 && batchesServed) {
             try {
                 List<ItemResult> results = client.finishBatch(batch.stream().map(Pending::finish).toList());
@@ -137,6 +142,7 @@ final class Finishes implements Runnable {
 
     private void release(Pending p) {
         heartbeats.remove(p.job());
+        released.accept(p.job());
         counters.running.decrementAndGet();
     }
 }

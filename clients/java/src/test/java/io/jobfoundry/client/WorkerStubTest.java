@@ -191,6 +191,110 @@ class WorkerStubTest {
         }
     }
 
+    @Test
+    void aJobAcceptedAgainHaltsItsOlderRunWhoseLeaseNeverGoesOutAgain() throws Exception {
+        // The run of "a" under L-a lost its lease (an activity timeout the worker did not expect: an operator
+        // shortened it), and the service hands "a" to the same worker again, under L-a2.
+        AtomicInteger accepts = new AtomicInteger();
+        CountDownLatch firstRunStarted = new CountDownLatch(1);
+        CountDownLatch firstRunInterrupted = new CountDownLatch(1);
+        CountDownLatch firstRunOver = new CountDownLatch(1);
+        AtomicBoolean reaccepted = new AtomicBoolean();
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> switch (accepts.incrementAndGet()) {
+                case 1 -> StubService.Reply.json(200, leased("a", "b"));
+                case 2 -> {
+                    firstRunStarted.await(5, TimeUnit.SECONDS);
+                    reaccepted.set(true);
+                    yield StubService.Reply.json(200, leased("a").replace("L-a", "L-a2"));
+                }
+                default -> idle();
+            };
+            // As the service: a batch naming a job twice is refused whole; only the newest lease is valid.
+            case "/v1/heartbeat", "/v1/finish" -> {
+                JsonNode items = Json.MAPPER.readTree(r.body()).get("jobs");
+                if (items.findValuesAsText("id").stream().distinct().count() < items.size()) {
+                    yield StubService.Reply.problem(400, "{\"type\":\"tag:jobfoundry.io,2026:problem/invalid-request\","
+                            + "\"status\":400,\"detail\":\"each job at most once per batch\"}");
+                }
+                yield StubService.Reply.json(200, results(r.body(), reaccepted.get() ? Set.of("a@L-a") : Set.of()));
+            }
+            default -> r.body() != null && r.body().contains("\"L-a\"") && reaccepted.get()
+                    ? StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\","
+                            + "\"status\":409,\"reason\":\"lease-lost\"}")
+                    : StubService.Reply.json(200, StubService.job("t", "x", "running"));
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                if (ctx.leasedJob().lease().equals("L-a")) {
+                    firstRunStarted.countDown();
+                    try {
+                        Thread.sleep(10_000);
+                    } catch (InterruptedException e) {
+                        firstRunInterrupted.countDown();
+                    } finally {
+                        firstRunOver.countDown();
+                    }
+                    return java.util.Map.of("run", 1);
+                }
+                firstRunOver.await(); // both runs and "b" beat together until then
+                Thread.sleep(300);
+                return java.util.Map.of("run", 2);
+            }, "t").concurrency(3).acceptWait(Duration.ofMillis(100)).build().start();
+            assertTrue(firstRunInterrupted.await(5, TimeUnit.SECONDS), "the older run's handler was interrupted");
+            awaitTrue(() -> worker.stats().succeeded() == 2, Duration.ofSeconds(10));
+            assertTrue(worker.shutdown(Duration.ofSeconds(5)));
+
+            for (StubService.Request batch : stub.requests) {
+                if (batch.path().equals("/v1/heartbeat") || batch.path().equals("/v1/finish")) {
+                    assertFalse(batch.body().contains("\"L-a\"") && batch.body().contains("\"L-a2\""),
+                            "one job, one lease per batch: " + batch.body());
+                }
+            }
+            assertFalse(stub.requests.stream().anyMatch(r -> r.path().contains("finish") && r.body().contains("\"L-a\"")),
+                    "the older run was never finished");
+            WorkerStats stats = worker.stats();
+            assertEquals(1, stats.halted(), stats.toString());
+            assertEquals(0, stats.running(), stats.toString());
+        }
+    }
+
+    @Test
+    void aRefusedHeartbeatBatchIsSentOneByOneSoThatEachJobHearsItsAnswer() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        CountDownLatch bInterrupted = new CountDownLatch(1);
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a", "b")) : idle();
+            // Whatever the reason (one item's progress over the limit, say), the batch as it is will never do.
+            case "/v1/heartbeat" -> StubService.Reply.problem(400, "{\"type\":\"tag:jobfoundry.io,2026:problem/invalid-request\","
+                    + "\"status\":400,\"detail\":\"1 invalid item(s) in the batch\",\"errors\":[{\"index\":0,\"detail\":\"x\"}]}");
+            case "/v1/jobs/t/b/heartbeat" -> StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\","
+                    + "\"status\":409,\"reason\":\"cancelled\"}");
+            case "/v1/finish" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+            default -> StubService.Reply.json(200, StubService.job("t", "a", "running"));
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                if (ctx.job().id().equals("a")) {
+                    bInterrupted.await(8, TimeUnit.SECONDS); // so that a and b beat together all along
+                    return null;
+                }
+                try {
+                    Thread.sleep(10_000);
+                } catch (InterruptedException e) {
+                    bInterrupted.countDown();
+                    throw e;
+                }
+                return null;
+            }, "t").concurrency(2).acceptWait(Duration.ofMillis(100)).build().start();
+            assertTrue(bInterrupted.await(5, TimeUnit.SECONDS), "b heard its halt");
+            awaitTrue(() -> worker.stats().succeeded() == 1, Duration.ofSeconds(10));
+            assertTrue(worker.shutdown(Duration.ofSeconds(5)));
+            assertEquals(1, worker.stats().halted());
+            assertEquals(0, worker.stats().abandoned());
+        }
+    }
+
     /** Jackson cannot write it: no getters, no annotations. */
     private static final class Opaque {
         @SuppressWarnings("unused")
@@ -278,13 +382,14 @@ class WorkerStubTest {
         return out.append("]").toString();
     }
 
-    /** A batch answer: 200 for each item, 409 cancelled for those named. */
+    /** A batch answer: 200 for each item, 409 cancelled for the ids named, 409 lease-lost for the id@lease named. */
     private static String results(String body, Set<String> halted) throws Exception {
         StringBuilder out = new StringBuilder("{\"results\":[");
         for (JsonNode item : Json.MAPPER.readTree(body).get("jobs")) {
             String id = item.get("id").asText();
             out.append(out.charAt(out.length() - 1) == '[' ? "" : ",");
             out.append(halted.contains(id) ? "{\"status\":409,\"reason\":\"cancelled\"}"
+                    : halted.contains(id + "@" + item.get("lease").asText()) ? "{\"status\":409,\"reason\":\"lease-lost\"}"
                     : "{\"status\":200,\"job\":" + StubService.job("t", id, "running") + "}");
         }
         return out.append("]}").toString();
