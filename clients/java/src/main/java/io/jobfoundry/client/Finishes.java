@@ -75,7 +75,8 @@ final class Finishes implements Runnable {
     private void send(List<Pending> all) {
         // The older of two runs of one job holds a spent lease: the service would answer it lease-lost.
         List<Pending> batch = JobContext.newestLeases(all, Pending::job, p -> done(p, new ItemResult(409, null, "lease-lost")));
-        if (batch.size() > 1 && batchesServed) {
+        List<Pending> alone = new ArrayList<>();
+        while (batch.size() > 1 && batchesServed) {
             try {
                 List<ItemResult> results = client.finishBatch(batch.stream().map(Pending::finish).toList());
                 counters.finishBatches.incrementAndGet();
@@ -83,23 +84,71 @@ final class Finishes implements Runnable {
                 for (int i = 0; i < batch.size(); i++) {
                     done(batch.get(i), results.get(i));
                 }
-                return;
+                batch = List.of();
             } catch (ProblemException e) {
-                if (!e.unknownPath()) {
+                if (e.unknownPath()) {
+                    // A service older than the batch calls: finish one by one rather than lose the finishes.
+                    batchesServed = false;
+                    LOG.log(Level.WARNING, "the service does not serve POST /v1/finish; finishing jobs one by one");
+                } else if (!refused(e)) {
                     lost(batch, e);
                     return;
+                } else {
+                    // Refused whole for some items (a result over the data limit): the others must not pay for
+                    // them, and sent again as it is the batch would be refused again.
+                    batch = withoutRefused(batch, e, alone);
                 }
-                // A service older than the batch calls: finish one by one rather than lose the finishes.
-                batchesServed = false;
-                LOG.log(Level.WARNING, "the service does not serve POST /v1/finish; finishing jobs one by one");
             } catch (RuntimeException e) {
                 lost(batch, e);
                 return;
             }
         }
-        for (Pending p : batch) {
+        alone.addAll(batch);
+        for (Pending p : alone) {
             sendOne(p);
         }
+    }
+
+    /**
+     * The batch again, each item the 400 names finished failed instead, saying why its result could not be sent.
+     * Items named that carry no result, and every item when the 400 names none, go into {@code alone}, to be sent
+     * one by one and get their own answers. Each round thus strips or removes an item: the retries end.
+     */
+    private List<Pending> withoutRefused(List<Pending> batch, ProblemException e, List<Pending> alone) {
+        List<Pending> next = new ArrayList<>(batch);
+        boolean changed = false;
+        for (ProblemException.ItemError error : e.errors()) {
+            if (error.index() < 0 || error.index() >= next.size() || next.get(error.index()) == null) {
+                continue;
+            }
+            Pending p = next.get(error.index());
+            if (p.finish().data() != null) {
+                next.set(error.index(), new Pending(p.job(), unsendable(p.finish(), error.detail())));
+            } else {
+                alone.add(p);
+                next.set(error.index(), null);
+            }
+            changed = true;
+        }
+        if (!changed) {
+            LOG.log(Level.WARNING, "the service refused a finish batch of {0} ({1}); finishing them one by one",
+                    batch.size(), e.getMessage());
+            alone.addAll(batch);
+            return List.of();
+        }
+        return next.stream().filter(java.util.Objects::nonNull).toList();
+    }
+
+    /** The job fails (and is retried while attempts remain) rather than run again unnoticed after its timeout. */
+    private static Finish unsendable(Finish finish, String why) {
+        String error = "the handler's result could not be sent: " + (why == null ? "the service refused it" : why);
+        LOG.log(Level.WARNING, "job {0}/{1}: {2}; finishing it failed", finish.type(), finish.id(), error);
+        return new Finish(finish.type(), finish.id(), finish.lease(), Outcome.FAILED, null, error);
+    }
+
+    /** A 400 or 413: the service will answer the same request the same way, however often it is sent. */
+    private static boolean refused(ProblemException e) {
+        return e.status() == 400 || e.status() == 413;
     }
 
     private void sendOne(Pending p) {
@@ -109,6 +158,12 @@ final class Finishes implements Runnable {
             done(p, new ItemResult(200, null, null));
         } catch (HaltException e) {
             done(p, new ItemResult(409, null, e.reason()));
+        } catch (ProblemException e) {
+            if (refused(e) && p.finish().data() != null) {
+                sendOne(new Pending(p.job(), unsendable(p.finish(), e.detail())));
+            } else {
+                lost(List.of(p), e);
+            }
         } catch (RuntimeException e) {
             lost(List.of(p), e);
         }
