@@ -118,11 +118,12 @@ public final class JobfoundryClient {
      *
      * @param type the job's type
      * @param id the job's id
-     * @return the job, or empty if there is none
+     * @return the job, or empty if the service says there is none
+     * @throws ProblemException for a 404 that is not the service's own (a wrong base URL, a proxy)
      */
     public Optional<Job> get(String type, String id) {
         Transport.Answer answer = transport.send("GET", Paths.job(type, id), null, true, Duration.ZERO);
-        if (answer.status() == 404) {
+        if (answer.notFound()) {
             return Optional.empty();
         }
         return Optional.of(Json.job(answer.orThrow().body()));
@@ -170,11 +171,12 @@ public final class JobfoundryClient {
      *
      * @param type the job's type
      * @param id the job's id
-     * @return {@code true} if it was removed, {@code false} if there was no such job
+     * @return {@code true} if it was removed, {@code false} if the service says there was no such job
+     * @throws ProblemException for a 404 that is not the service's own (a wrong base URL, a proxy)
      */
     public boolean remove(String type, String id) {
         Transport.Answer answer = transport.send("DELETE", Paths.job(type, id), null, true, Duration.ZERO);
-        if (answer.status() == 404) {
+        if (answer.notFound()) {
             return false;
         }
         answer.orThrow();
@@ -191,7 +193,7 @@ public final class JobfoundryClient {
      */
     public Optional<TypeInfo> type(String type) {
         Transport.Answer answer = transport.send("GET", Paths.type(type), null, true, Duration.ZERO);
-        if (answer.status() == 404) {
+        if (answer.notFound()) {
             return Optional.empty();
         }
         return Optional.of(Json.type(answer.orThrow().body()));

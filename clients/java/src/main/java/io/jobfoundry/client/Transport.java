@@ -16,6 +16,7 @@ import java.util.Optional;
 final class Transport {
 
     private static final String USER_AGENT = "jobfoundry-client-java/0.1";
+    private static final String SERVICE_PROBLEMS = "tag:jobfoundry.io,";
 
     private final URI base;
     private final HttpClient http;
@@ -44,6 +45,14 @@ final class Transport {
         ProblemException problem() {
             boolean halt = status == 409 && body != null && HaltException.HALT_TYPE.equals(Json.text(body, "type"));
             return halt ? new HaltException(body) : new ProblemException(status, body);
+        }
+
+        /**
+         * A 404 of the service's own ({@code job-not-found}, {@code type-not-found}): no such thing. A 404 of
+         * anything else (HTTP's {@code about:blank} from a wrong base URL or a proxy) says nothing about the job.
+         */
+        boolean notFound() {
+            return status == 404 && body != null && String.valueOf(Json.text(body, "type")).startsWith(SERVICE_PROBLEMS);
         }
 
         Answer orThrow() {

@@ -203,6 +203,25 @@ class TransportTest {
     }
 
     @Test
+    void onlyTheServicesOwn404MeansNoSuchJob() throws Exception {
+        String jobNotFound = "{\"type\":\"tag:jobfoundry.io,2026:problem/job-not-found\",\"status\":404}";
+        String typeNotFound = "{\"type\":\"tag:jobfoundry.io,2026:problem/type-not-found\",\"status\":404}";
+        try (StubService stub = new StubService(r -> StubService.Reply.problem(404,
+                r.path().startsWith("/right/v1/types/") ? typeNotFound
+                        : r.path().startsWith("/right/") ? jobNotFound : "{\"type\":\"about:blank\",\"status\":404}"))) {
+            JobfoundryClient right = JobfoundryClient.create(stub.url() + "/right");
+            assertTrue(right.get("t", "a").isEmpty());
+            assertFalse(right.remove("t", "a"));
+            assertTrue(right.type("t").isEmpty());
+            // A wrong base URL (or a proxy's 404): the job may well exist; saying it does not would mislead.
+            JobfoundryClient wrong = JobfoundryClient.create(stub.url() + "/wrong");
+            assertEquals(404, assertThrows(ProblemException.class, () -> wrong.get("t", "a")).status());
+            assertThrows(ProblemException.class, () -> wrong.remove("t", "a"));
+            assertThrows(ProblemException.class, () -> wrong.type("t"));
+        }
+    }
+
+    @Test
     void idsArePercentEncodedAsUtf8() throws Exception {
         try (StubService stub = new StubService(r -> StubService.Reply.json(200, StubService.job("t", "x", "pending")))) {
             JobfoundryClient.create(stub.url()).get("t", "a b;c?é%");
