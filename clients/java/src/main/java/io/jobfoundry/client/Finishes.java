@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Sends a worker's finishes on one thread. Whatever is ready when a request can go goes in it: one finish
@@ -22,14 +23,16 @@ final class Finishes implements Runnable {
     private final JobfoundryClient client;
     private final Heartbeats heartbeats;
     private final Counters counters;
+    private final Consumer<JobContext> released;
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private volatile boolean draining;
     private volatile boolean batchesServed = true;
 
-    Finishes(JobfoundryClient client, Heartbeats heartbeats, Counters counters) {
+    Finishes(JobfoundryClient client, Heartbeats heartbeats, Counters counters, Consumer<JobContext> released) {
         this.client = client;
         this.heartbeats = heartbeats;
         this.counters = counters;
+        this.released = released;
     }
 
     void submit(JobContext job, Finish finish) {
@@ -59,12 +62,21 @@ final class Finishes implements Runnable {
             List<Pending> batch = new ArrayList<>();
             batch.add(first);
             queue.drainTo(batch, MAX_BATCH - 1);
-            send(batch);
+            try {
+                send(batch);
+            } catch (RuntimeException e) {
+                // Never reached by a failed call (send settles those); kept so that no surprise ends the
+                // thread, after which every later finish would sit in the queue and shutdown would hang on it.
+                LOG.log(Level.ERROR, "sending " + batch.size() + " finish(es) failed", e);
+            }
         }
     }
 
-    private void send(List<Pending> batch) {
-        if (batch.size() > 1 && batchesServed) {
+    private void send(List<Pending> all) {
+        // The older of two runs of one job holds a spent lease: the service would answer it lease-lost.
+        List<Pending> batch = JobContext.newestLeases(all, Pending::job, p -> done(p, new ItemResult(409, null, "lease-lost")));
+        List<Pending> alone = new ArrayList<>();
+        while (batch.size() > 1 && batchesServed) {
             try {
                 List<ItemResult> results = client.finishBatch(batch.stream().map(Pending::finish).toList());
                 counters.finishBatches.incrementAndGet();
@@ -72,23 +84,71 @@ final class Finishes implements Runnable {
                 for (int i = 0; i < batch.size(); i++) {
                     done(batch.get(i), results.get(i));
                 }
-                return;
+                batch = List.of();
             } catch (ProblemException e) {
-                if (!e.unknownPath()) {
+                if (e.unknownPath()) {
+                    // A service older than the batch calls: finish one by one rather than lose the finishes.
+                    batchesServed = false;
+                    LOG.log(Level.WARNING, "the service does not serve POST /v1/finish; finishing jobs one by one");
+                } else if (!refused(e)) {
                     lost(batch, e);
                     return;
+                } else {
+                    // Refused whole for some items (a result over the data limit): the others must not pay for
+                    // them, and sent again as it is the batch would be refused again.
+                    batch = withoutRefused(batch, e, alone);
                 }
-                // A service older than the batch calls: finish one by one rather than lose the finishes.
-                batchesServed = false;
-                LOG.log(Level.WARNING, "the service does not serve POST /v1/finish; finishing jobs one by one");
-            } catch (JobfoundryException e) {
+            } catch (RuntimeException e) {
                 lost(batch, e);
                 return;
             }
         }
-        for (Pending p : batch) {
+        alone.addAll(batch);
+        for (Pending p : alone) {
             sendOne(p);
         }
+    }
+
+    /**
+     * The batch again, each item the 400 names finished failed instead, saying why its result could not be sent.
+     * Items named that carry no result, and every item when the 400 names none, go into {@code alone}, to be sent
+     * one by one and get their own answers. Each round thus strips or removes an item: the retries end.
+     */
+    private List<Pending> withoutRefused(List<Pending> batch, ProblemException e, List<Pending> alone) {
+        List<Pending> next = new ArrayList<>(batch);
+        boolean changed = false;
+        for (ProblemException.ItemError error : e.errors()) {
+            if (error.index() < 0 || error.index() >= next.size() || next.get(error.index()) == null) {
+                continue;
+            }
+            Pending p = next.get(error.index());
+            if (p.finish().data() != null) {
+                next.set(error.index(), new Pending(p.job(), unsendable(p.finish(), error.detail())));
+            } else {
+                alone.add(p);
+                next.set(error.index(), null);
+            }
+            changed = true;
+        }
+        if (!changed) {
+            LOG.log(Level.WARNING, "the service refused a finish batch of {0} ({1}); finishing them one by one",
+                    batch.size(), e.getMessage());
+            alone.addAll(batch);
+            return List.of();
+        }
+        return next.stream().filter(java.util.Objects::nonNull).toList();
+    }
+
+    /** The job fails (and is retried while attempts remain) rather than run again unnoticed after its timeout. */
+    private static Finish unsendable(Finish finish, String why) {
+        String error = "the handler's result could not be sent: " + (why == null ? "the service refused it" : why);
+        LOG.log(Level.WARNING, "job {0}/{1}: {2}; finishing it failed", finish.type(), finish.id(), error);
+        return new Finish(finish.type(), finish.id(), finish.lease(), Outcome.FAILED, null, error);
+    }
+
+    /** A 400 or 413: the service will answer the same request the same way, however often it is sent. */
+    private static boolean refused(ProblemException e) {
+        return e.status() == 400 || e.status() == 413;
     }
 
     private void sendOne(Pending p) {
@@ -98,13 +158,19 @@ final class Finishes implements Runnable {
             done(p, new ItemResult(200, null, null));
         } catch (HaltException e) {
             done(p, new ItemResult(409, null, e.reason()));
-        } catch (JobfoundryException e) {
+        } catch (ProblemException e) {
+            if (refused(e) && p.finish().data() != null) {
+                sendOne(new Pending(p.job(), unsendable(p.finish(), e.detail())));
+            } else {
+                lost(List.of(p), e);
+            }
+        } catch (RuntimeException e) {
             lost(List.of(p), e);
         }
     }
 
     /** The retries are spent: the job runs again after its activity timeout, as if this worker had died. */
-    private void lost(List<Pending> batch, JobfoundryException e) {
+    private void lost(List<Pending> batch, RuntimeException e) {
         LOG.log(Level.WARNING, "{0} finish(es) could not be sent: {1}", batch.size(), e.getMessage());
         for (Pending p : batch) {
             counters.lostFinishes.incrementAndGet();
@@ -118,6 +184,9 @@ final class Finishes implements Runnable {
         } else if (result.halted()) {
             if (p.job().halt(result.reason() == null ? "removed" : result.reason())) {
                 counters.halted.incrementAndGet();
+                // The README promises an INFO for every halt; most are found here, by the job's last call.
+                LOG.log(Level.INFO, "job {0}/{1} halted ({2}) when it was finished: its outcome was not recorded",
+                        p.finish().type(), p.finish().id(), p.job().haltReason());
             }
         } else {
             counters.lostFinishes.incrementAndGet();
@@ -128,6 +197,7 @@ final class Finishes implements Runnable {
 
     private void release(Pending p) {
         heartbeats.remove(p.job());
+        released.accept(p.job());
         counters.running.decrementAndGet();
     }
 }

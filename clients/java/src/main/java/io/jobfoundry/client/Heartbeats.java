@@ -81,7 +81,10 @@ final class Heartbeats implements Runnable {
         }
     }
 
-    private void beat(List<JobContext> jobs) {
+    private void beat(List<JobContext> due) {
+        // A run superseded by a newer one of the same job is halted already; its beat would make the service
+        // refuse the whole batch.
+        List<JobContext> jobs = JobContext.newestLeases(due, job -> job, active::remove);
         List<Object> progress = new ArrayList<>(jobs.size());
         List<Heartbeat> calls = new ArrayList<>(jobs.size());
         for (JobContext job : jobs) {
@@ -89,27 +92,53 @@ final class Heartbeats implements Runnable {
             progress.add(data);
             calls.add(Heartbeat.of(job.leasedJob(), data));
         }
-        try {
-            List<ItemResult> results = calls.size() > 1 && batchesServed ? batch(calls) : null;
-            if (results == null) {
-                results = new ArrayList<>(calls.size());
-                for (Heartbeat call : calls) {
-                    counters.heartbeatCalls.incrementAndGet();
-                    results.add(single(call));
+        List<ItemResult> results = null;
+        if (calls.size() > 1 && batchesServed) {
+            try {
+                results = batch(calls);
+            } catch (ProblemException e) {
+                if (!refused(e)) {
+                    failed(jobs, progress, e);
+                    return;
                 }
-            }
-            for (int i = 0; i < jobs.size(); i++) {
-                answered(jobs.get(i), results.get(i));
-            }
-        } catch (JobfoundryException e) {
-            LOG.log(Level.WARNING, "heartbeat of {0} job(s) failed: {1}", jobs.size(), e.getMessage());
-            long now = System.nanoTime();
-            for (int i = 0; i < jobs.size(); i++) {
-                jobs.get(i).restoreProgress(progress.get(i));
-                // Try again soon: the lease lasts a whole timeout, and the beat came early.
-                jobs.get(i).nextBeatNanos = now + period(jobs.get(i)) / 2;
+                // Sent again as it is, a refused batch would be refused again, every time: no halt would ever be
+                // heard and the jobs would time out under their handlers. One by one, each gets its own answer.
+                LOG.log(Level.WARNING, "the service refused a heartbeat batch of {0} ({1}); sending them one by one",
+                        calls.size(), e.getMessage());
+            } catch (RuntimeException e) {
+                failed(jobs, progress, e);
+                return;
             }
         }
+        for (int i = 0; i < jobs.size(); i++) {
+            ItemResult result = results != null ? results.get(i) : single(jobs.get(i), calls.get(i), progress.get(i));
+            if (result != null) {
+                answered(jobs.get(i), result);
+            }
+        }
+    }
+
+    /** A 400 or 413: the service will answer the same request the same way, however often it is sent. */
+    private static boolean refused(ProblemException e) {
+        return e.status() == 400 || e.status() == 413;
+    }
+
+    private void failed(List<JobContext> jobs, List<Object> progress, RuntimeException e) {
+        // Any exception, not only a failed call: the thread must go on beating for every other job.
+        if (e instanceof JobfoundryException) {
+            LOG.log(Level.WARNING, "heartbeat of {0} job(s) failed: {1}", jobs.size(), e.getMessage());
+        } else {
+            LOG.log(Level.ERROR, "heartbeat of " + jobs.size() + " job(s) failed", e);
+        }
+        for (int i = 0; i < jobs.size(); i++) {
+            retrySoon(jobs.get(i), progress.get(i));
+        }
+    }
+
+    private void retrySoon(JobContext job, Object progress) {
+        job.restoreProgress(progress);
+        // Try again soon: the lease lasts a whole timeout, and the beat came early.
+        job.nextBeatNanos = System.nanoTime() + period(job) / 2;
     }
 
     /** @return the batch's results, or {@code null} if the service has no batch call (then: one by one) */
@@ -128,7 +157,9 @@ final class Heartbeats implements Runnable {
         }
     }
 
-    private ItemResult single(Heartbeat call) {
+    /** @return the answer to one job's own heartbeat, or {@code null} if it failed (then it is tried again soon) */
+    private ItemResult single(JobContext job, Heartbeat call, Object progress) {
+        counters.heartbeatCalls.incrementAndGet();
         try {
             return new ItemResult(200, client.heartbeat(call), null);
         } catch (HaltException e) {
@@ -137,7 +168,17 @@ final class Heartbeats implements Runnable {
             if (e.status() == 404) {
                 return new ItemResult(404, null, "removed");
             }
-            throw e;
+            if (refused(e) && call.data() != null) {
+                // Progress the service will not take (over its data limit): keeping the lease matters more.
+                LOG.log(Level.WARNING, "progress of job {0}/{1} was refused and is dropped: {2}",
+                        call.type(), call.id(), e.getMessage());
+                return single(job, new Heartbeat(call.type(), call.id(), call.lease(), null), null);
+            }
+            failed(List.of(job), java.util.Collections.singletonList(progress), e);
+            return null;
+        } catch (RuntimeException e) {
+            failed(List.of(job), java.util.Collections.singletonList(progress), e);
+            return null;
         }
     }
 

@@ -1,12 +1,21 @@
 package io.jobfoundry.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** One running job as its {@link JobHandler} sees it. Heartbeats are sent for it by the {@link Worker}. */
 public final class JobContext {
 
     private final LeasedJob leased;
+    // The order in which this worker's accepts handed out leases: of two runs of one job, the later holds the
+    // only valid lease.
+    final long acceptOrder;
     private final AtomicReference<Object> progress = new AtomicReference<>();
     private volatile String haltReason;
     private volatile boolean abandoned;
@@ -18,8 +27,35 @@ public final class JobContext {
     // Scheduling of the next heartbeat, owned by the heartbeat thread.
     long nextBeatNanos;
 
-    JobContext(LeasedJob leased) {
+    JobContext(LeasedJob leased, long acceptOrder) {
         this.leased = leased;
+        this.acceptOrder = acceptOrder;
+    }
+
+    /**
+     * Of several runs of one job (a run whose lease was lost, accepted again), the one with the newest lease: a
+     * batch holds each job at most once, or the service refuses it whole.
+     *
+     * @param older receives the others
+     */
+    static <T> List<T> newestLeases(List<T> items, Function<T, JobContext> job, Consumer<T> older) {
+        Map<JobRef, T> newest = new HashMap<>();
+        for (T item : items) {
+            newest.merge(job.apply(item).job().ref(), item,
+                    (a, b) -> job.apply(a).acceptOrder >= job.apply(b).acceptOrder ? a : b);
+        }
+        if (newest.size() == items.size()) {
+            return items;
+        }
+        List<T> kept = new ArrayList<>(newest.size());
+        for (T item : items) {
+            if (newest.get(job.apply(item).job().ref()) == item) {
+                kept.add(item);
+            } else {
+                older.accept(item);
+            }
+        }
+        return kept;
     }
 
     /** @return the job as it was accepted, with its lease */
@@ -52,10 +88,12 @@ public final class JobContext {
      * Records progress: it replaces the job's data with the next heartbeat, where {@code GET} and event streams
      * show it. Only the latest value set before a heartbeat is sent.
      *
-     * @param data anything Jackson writes as a JSON object
+     * @param data anything Jackson writes as a JSON object; {@code null} removes the job's data
+     * @throws JobfoundryException naming the value's class if Jackson cannot write it, or writes it as anything but
+     *     an object: it is written here, in the handler, not later on the heartbeat thread
      */
     public void progress(Object data) {
-        progress.set(data == null ? Json.MAPPER.nullNode() : data);
+        progress.set(data == null ? Json.MAPPER.nullNode() : Json.jobData(data, "progress data"));
     }
 
     /** @return whether the service halted this job; the handler should stop, and its result will not be reported */

@@ -85,7 +85,7 @@ public final class JobfoundryClient {
 
     /**
      * Adds or updates many jobs in one request and one store transaction ({@code POST /v1/jobs}). If any item is
-     * invalid nothing is created and the {@link ProblemException} carries {@code errors} (index and detail).
+     * invalid nothing is created and the {@link ProblemException} names them in {@link ProblemException#errors()}.
      *
      * @param jobs 1–1000 items; those with an id are PUTs, the others POSTs
      * @return one answer per item, in order
@@ -118,11 +118,12 @@ public final class JobfoundryClient {
      *
      * @param type the job's type
      * @param id the job's id
-     * @return the job, or empty if there is none
+     * @return the job, or empty if the service says there is none
+     * @throws ProblemException for a 404 that is not the service's own (a wrong base URL, a proxy)
      */
     public Optional<Job> get(String type, String id) {
         Transport.Answer answer = transport.send("GET", Paths.job(type, id), null, true, Duration.ZERO);
-        if (answer.status() == 404) {
+        if (answer.notFound()) {
             return Optional.empty();
         }
         return Optional.of(Json.job(answer.orThrow().body()));
@@ -170,11 +171,12 @@ public final class JobfoundryClient {
      *
      * @param type the job's type
      * @param id the job's id
-     * @return {@code true} if it was removed, {@code false} if there was no such job
+     * @return {@code true} if it was removed, {@code false} if the service says there was no such job
+     * @throws ProblemException for a 404 that is not the service's own (a wrong base URL, a proxy)
      */
     public boolean remove(String type, String id) {
         Transport.Answer answer = transport.send("DELETE", Paths.job(type, id), null, true, Duration.ZERO);
-        if (answer.status() == 404) {
+        if (answer.notFound()) {
             return false;
         }
         answer.orThrow();
@@ -191,7 +193,7 @@ public final class JobfoundryClient {
      */
     public Optional<TypeInfo> type(String type) {
         Transport.Answer answer = transport.send("GET", Paths.type(type), null, true, Duration.ZERO);
-        if (answer.status() == 404) {
+        if (answer.notFound()) {
             return Optional.empty();
         }
         return Optional.of(Json.type(answer.orThrow().body()));
@@ -335,7 +337,9 @@ public final class JobfoundryClient {
         }
 
         /**
-         * @param token sent as {@code Authorization: Bearer <token>} with every call
+         * @param token sent as {@code Authorization: Bearer <token>} with every call; surrounding whitespace (the
+         *     newline at the end of a secrets file) is dropped; {@link #build()} refuses any other character outside
+         *     visible ASCII with a {@link JobfoundryException} that does not show the token
          * @return this builder
          */
         public Builder token(String token) {
@@ -379,7 +383,31 @@ public final class JobfoundryClient {
             HttpClient http = httpClient != null ? httpClient
                     : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(Runnable::run)
                             .connectTimeout(Duration.ofSeconds(10)).build();
-            return new JobfoundryClient(new Transport(baseUrl, http, token, retryPolicy, requestTimeout));
+            return new JobfoundryClient(new Transport(baseUrl, http, bearer(token), retryPolicy, requestTimeout));
+        }
+
+        /**
+         * The token as it can go in a header. A token read from a secrets file usually ends with a newline, which
+         * is not part of it. Anything else outside visible ASCII would make the JDK refuse the header on every call
+         * with a message that quotes it, so it is refused here, once, without showing it.
+         */
+        private static String bearer(String token) {
+            if (token == null) {
+                return null;
+            }
+            String stripped = token.strip();
+            if (stripped.isEmpty()) {
+                throw new JobfoundryException("the token is empty");
+            }
+            for (int i = 0; i < stripped.length(); i++) {
+                char c = stripped.charAt(i);
+                if (c < 0x21 || c > 0x7e) {
+                    throw new JobfoundryException("the token holds a character that cannot be sent in an HTTP header"
+                            + " (a control character, a space or a non-ASCII character) at position " + (i + 1)
+                            + " of " + stripped.length() + "; check how it was read");
+                }
+            }
+            return stripped;
         }
     }
 }

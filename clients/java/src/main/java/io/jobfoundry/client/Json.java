@@ -40,7 +40,35 @@ final class Json {
     }
 
     static JsonNode toNode(Object value) {
-        return MAPPER.valueToTree(value);
+        try {
+            return MAPPER.valueToTree(value);
+        } catch (IllegalArgumentException e) {
+            throw new JobfoundryException("a " + value.getClass().getName() + " cannot be written as JSON: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A value a handler gave as a job's data, written as JSON where the handler can be told: the service takes
+     * only an object (or null), and a value written later, on a worker's own thread, would fail there, far from
+     * the code that gave it.
+     *
+     * @param what what the value is, for the message ("the handler's result")
+     * @throws JobfoundryException naming the value's class if it cannot be job data
+     */
+    static JsonNode jobData(Object value, String what) {
+        JsonNode node;
+        try {
+            node = MAPPER.valueToTree(value);
+        } catch (IllegalArgumentException e) {
+            throw new JobfoundryException(what + " (a " + value.getClass().getName() + ") cannot be written as JSON: "
+                    + e.getMessage(), e);
+        }
+        if (node != null && !node.isObject() && !node.isNull()) {
+            throw new JobfoundryException(what + " (a " + value.getClass().getName()
+                    + ") must be written as a JSON object, not as " + node.getNodeType().name().toLowerCase());
+        }
+        return node;
     }
 
     static Job job(JsonNode n) {

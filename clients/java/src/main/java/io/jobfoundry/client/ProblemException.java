@@ -2,6 +2,8 @@ package io.jobfoundry.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The service answered with an error: an RFC 9457 problem document ({@code application/problem+json})
@@ -57,11 +59,41 @@ public class ProblemException extends JobfoundryException {
      * An extra member of the problem document, such as {@code field} or {@code reason}.
      *
      * @param name the member's name
-     * @return its text, or {@code null} if absent
+     * @return its text; for an array or object (such as {@code errors}) its JSON text; {@code null} if absent
      */
     public String member(String name) {
         JsonNode value = problem.get(name);
-        return value == null || value.isNull() ? null : value.asText();
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        // asText() of an array or object is "", which would read as a member that is there but empty.
+        return value.isContainerNode() ? value.toString() : value.asText();
+    }
+
+    /**
+     * The invalid items of a refused batch ({@code 400} to {@code POST /v1/jobs}, {@code /v1/finish},
+     * {@code /v1/heartbeat}): nothing in the batch was done.
+     *
+     * @return one entry per invalid item, in the service's order; empty when the problem names none
+     */
+    public List<ItemError> errors() {
+        List<ItemError> errors = new ArrayList<>();
+        for (JsonNode e : problem.path("errors")) {
+            if (e.path("index").isIntegralNumber()) {
+                errors.add(new ItemError(e.get("index").asInt(), text(e, "field", null), text(e, "detail", null)));
+            }
+        }
+        return List.copyOf(errors);
+    }
+
+    /**
+     * One invalid item of a refused batch.
+     *
+     * @param index the item's place in the batch, from 0
+     * @param field the member at fault, e.g. {@code jobs[3].repeat}; {@code null} if the service named none
+     * @param detail what is wrong with it
+     */
+    public record ItemError(int index, String field, String detail) {
     }
 
     /** @return the whole problem document (a {@code NullNode} if the answer carried none) */

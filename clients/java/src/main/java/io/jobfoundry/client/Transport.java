@@ -16,9 +16,11 @@ import java.util.Optional;
 final class Transport {
 
     private static final String USER_AGENT = "jobfoundry-client-java/0.1";
+    private static final String SERVICE_PROBLEMS = "tag:jobfoundry.io,";
 
     private final URI base;
     private final HttpClient http;
+    private final String token;
     private final String authorization;
     private final RetryPolicy retry;
     private final Duration timeout;
@@ -27,6 +29,7 @@ final class Transport {
         String text = base.toString();
         this.base = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
         this.http = http;
+        this.token = token;
         this.authorization = token == null ? null : "Bearer " + token;
         this.retry = retry;
         this.timeout = timeout;
@@ -42,6 +45,14 @@ final class Transport {
         ProblemException problem() {
             boolean halt = status == 409 && body != null && HaltException.HALT_TYPE.equals(Json.text(body, "type"));
             return halt ? new HaltException(body) : new ProblemException(status, body);
+        }
+
+        /**
+         * A 404 of the service's own ({@code job-not-found}, {@code type-not-found}): no such thing. A 404 of
+         * anything else (HTTP's {@code about:blank} from a wrong base URL or a proxy) says nothing about the job.
+         */
+        boolean notFound() {
+            return status == 404 && body != null && String.valueOf(Json.text(body, "type")).startsWith(SERVICE_PROBLEMS);
         }
 
         Answer orThrow() {
@@ -60,6 +71,17 @@ final class Transport {
      * @param longPoll how long the service may hold the answer back on purpose (accept's wait, waitFor's timeout)
      */
     Answer send(String method, String path, JsonNode body, boolean idempotent, Duration longPoll) {
+        try {
+            return exchange(method, path, body, idempotent, longPoll);
+        } catch (JobfoundryException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // The JDK (or an HttpClient of the user's) refusing the request: its message may quote any header.
+            throw failure(method + " " + path + ": " + e, e);
+        }
+    }
+
+    private Answer exchange(String method, String path, JsonNode body, boolean idempotent, Duration longPoll) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(timeout.plus(longPoll))
                 .header("User-Agent", USER_AGENT);
@@ -84,12 +106,12 @@ final class Transport {
                 retryAfter = retryAfter(response);
             } catch (ConnectException | HttpConnectTimeoutException e) {
                 if (attempt >= retry.maxAttempts()) {
-                    throw new JobfoundryException(method + " " + path + ": cannot connect to " + base, e);
+                    throw failure(method + " " + path + ": cannot connect to " + base, e);
                 }
                 retryAfter = null;
             } catch (IOException e) {
                 if (!idempotent || attempt >= retry.maxAttempts()) {
-                    throw new JobfoundryException(method + " " + path + ": " + e, e);
+                    throw failure(method + " " + path + ": " + e, e);
                 }
                 retryAfter = null;
             } catch (InterruptedException e) {
@@ -98,6 +120,32 @@ final class Transport {
             }
             pause(retry.delay(attempt, retryAfter), method, path);
         }
+    }
+
+    /**
+     * A failed exchange as an exception that cannot show the token: where the cause or anything it was caused by
+     * mentions it, the token is cut from the message, and the cause, which a log would print whole, is left out.
+     */
+    private JobfoundryException failure(String message, Throwable e) {
+        if (token == null || !mentionsToken(e)) {
+            return new JobfoundryException(message, e);
+        }
+        return new JobfoundryException(message.replace(token, "<token>") + " (" + e.getClass().getName()
+                + "; its cause is left out: it holds the token)");
+    }
+
+    private boolean mentionsToken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains(token) || String.valueOf(t.getLocalizedMessage()).contains(token)) {
+                return true;
+            }
+            for (Throwable s : t.getSuppressed()) {
+                if (mentionsToken(s)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static void pause(Duration delay, String method, String path) {

@@ -48,6 +48,9 @@ public final class Worker implements AutoCloseable {
     private final Counters counters = new Counters();
     private final Semaphore slots;
     private final Set<JobContext> running = ConcurrentHashMap.newKeySet();
+    // Each job's newest run in this worker, until its finish is answered or it is let go.
+    private final ConcurrentHashMap<JobRef, JobContext> runs = new ConcurrentHashMap<>();
+    private long accepts; // accept thread only
     private final ExecutorService handlers;
     private final Heartbeats heartbeats;
     private final Finishes finishes;
@@ -69,10 +72,10 @@ public final class Worker implements AutoCloseable {
         int id = WORKERS.incrementAndGet();
         this.handlers = Executors.newFixedThreadPool(concurrency, threads("jobfoundry-" + id + "-handler-"));
         this.heartbeats = new Heartbeats(client, new TypeTimeouts(client), b.heartbeatFraction, counters);
-        this.finishes = new Finishes(client, heartbeats, counters);
-        this.acceptor = new Thread(this::acceptLoop, "jobfoundry-" + id + "-accept");
-        this.heartbeatThread = new Thread(heartbeats, "jobfoundry-" + id + "-heartbeat");
-        this.finishThread = new Thread(finishes, "jobfoundry-" + id + "-finish");
+        this.finishes = new Finishes(client, heartbeats, counters, this::released);
+        this.acceptor = thread(this::acceptLoop, "jobfoundry-" + id + "-accept");
+        this.heartbeatThread = thread(heartbeats, "jobfoundry-" + id + "-heartbeat");
+        this.finishThread = thread(finishes, "jobfoundry-" + id + "-finish");
     }
 
     /**
@@ -196,14 +199,20 @@ public final class Worker implements AutoCloseable {
             try {
                 jobs = client.accept(types, free, acceptWait, name);
                 failures = 0;
-            } catch (JobfoundryException e) {
+            } catch (RuntimeException e) {
+                // Anything, not only a failed call (an answer that cannot be read, say): a worker whose accept
+                // thread died would sit there running nothing, and say nothing.
                 inAccept = false;
                 slots.release(free);
                 if (!accepting || Thread.currentThread().isInterrupted()) {
                     return;
                 }
                 failures++;
-                LOG.log(Level.WARNING, "accept failed ({0}); trying again", e.getMessage());
+                if (e instanceof JobfoundryException) {
+                    LOG.log(Level.WARNING, "accept failed ({0}); trying again", e.getMessage());
+                } else {
+                    LOG.log(Level.ERROR, "accept failed; trying again", e);
+                }
                 if (!sleep(RetryPolicy.defaults().delay(failures, null))) {
                     return;
                 }
@@ -221,12 +230,36 @@ public final class Worker implements AutoCloseable {
     }
 
     private void run(LeasedJob leased) {
-        JobContext job = new JobContext(leased);
+        JobContext job = new JobContext(leased, ++accepts);
         counters.accepted.incrementAndGet();
         counters.running.incrementAndGet();
+        JobContext older = runs.put(job.job().ref(), job);
+        if (older != null) {
+            supersede(older);
+        }
         running.add(job);
         heartbeats.add(job);
         handlers.execute(() -> handle(job));
+    }
+
+    /**
+     * The service handed this worker a job it is still running: the older run's lease was lost (an activity
+     * timeout, perhaps after an operator shortened it) and only the new lease is valid, as the older run's next
+     * heartbeat would be told. Halting it now keeps two handlers of one job from running on, and keeps both
+     * leases out of one heartbeat batch, which the service would refuse whole.
+     */
+    private void supersede(JobContext older) {
+        heartbeats.remove(older);
+        // A run whose finish is on its way is settled by the finish's answer (a halt: its lease is spent).
+        if (!older.finishing && older.halt("lease-lost")) {
+            counters.halted.incrementAndGet();
+            LOG.log(Level.INFO, "job {0}/{1} was accepted again under a new lease: its older run is halted (lease-lost)",
+                    older.job().type(), older.job().id());
+        }
+    }
+
+    private void released(JobContext job) {
+        runs.remove(job.job().ref(), job);
     }
 
     private void handle(JobContext job) {
@@ -236,7 +269,11 @@ public final class Worker implements AutoCloseable {
             try {
                 // A halt that came before the handler started interrupted nobody: do not start it at all.
                 if (!job.isHalted() && !job.abandoned()) {
-                    finish = Finish.succeeded(job.leasedJob(), handler.handle(job));
+                    Object result = handler.handle(job);
+                    // Written now, on the handler's thread: a result the service cannot take fails the job
+                    // (caught below, with the reason as its error) instead of the finish thread.
+                    finish = Finish.succeeded(job.leasedJob(), result == null ? null : Json.jobData(result,
+                            "the handler's result"));
                 }
             } finally {
                 job.leave();
@@ -253,6 +290,7 @@ public final class Worker implements AutoCloseable {
             if (job.isHalted() || job.abandoned() || finish == null) {
                 // Halted: the service said to stop, so no outcome of ours counts. Abandoned: the job comes back.
                 heartbeats.remove(job);
+                released(job);
                 counters.running.decrementAndGet();
                 if (job.abandoned() && !job.isHalted()) {
                     counters.abandoned.incrementAndGet();
@@ -292,7 +330,14 @@ public final class Worker implements AutoCloseable {
 
     private static ThreadFactory threads(String prefix) {
         AtomicInteger n = new AtomicInteger();
-        return r -> new Thread(r, prefix + n.incrementAndGet());
+        return r -> thread(r, prefix + n.incrementAndGet());
+    }
+
+    /** A thread of the worker's own: should one die after all, it says so in the log rather than on stderr alone. */
+    private static Thread thread(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setUncaughtExceptionHandler((dead, e) -> LOG.log(Level.ERROR, "worker thread " + dead.getName() + " died", e));
+        return t;
     }
 
     private static String defaultName() {

@@ -128,7 +128,9 @@ class ProducerIT {
                 new NewJob(type, "would-be-created", JobSpec.empty()),
                 new NewJob(type, "bad", JobSpec.empty().maxAttempts(0)))));
         assertEquals(400, invalid.status());
-        assertEquals(1, invalid.problem().get("errors").get(0).get("index").asInt());
+        assertEquals(1, invalid.errors().size(), invalid.member("errors"));
+        assertEquals(1, invalid.errors().get(0).index());
+        assertEquals("jobs[1].maxAttempts", invalid.errors().get(0).field());
         assertTrue(client.get(type, "would-be-created").isEmpty(), "nothing was created");
     }
 

@@ -12,6 +12,9 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -133,6 +136,41 @@ class TransportTest {
     }
 
     @Test
+    void aTokenReadFromASecretsFileIsSentWithoutItsNewline() throws Exception {
+        try (StubService stub = new StubService(r -> StubService.Reply.json(200, StubService.job("t", "a", "pending")))) {
+            JobfoundryClient.builder(stub.url()).token("s3cret\r\n").build().get("t", "a");
+            assertEquals("Bearer s3cret", stub.requests.get(0).header("Authorization"));
+        }
+    }
+
+    @Test
+    void aTokenThatCannotGoInAHeaderIsRefusedWithoutShowingIt() {
+        for (String token : new String[] {"s3cret\nX-Injected: 1", "s3c ret", "s3cr\u00e9t", "s3c\u0000ret", " \n"}) {
+            JobfoundryException e = assertThrows(JobfoundryException.class,
+                    () -> JobfoundryClient.builder("http://127.0.0.1:1").token(token).build(), token);
+            assertFalse(e.getMessage().contains("s3c") || e.getMessage().contains("ret"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aFailureInTheHttpLayerNeverCarriesTheToken() {
+        // An HttpClient (the user's own, say) whose refusal quotes the header, as the JDK's does for a bad value.
+        HttpClient quoting = new Delegating(HttpClient.newHttpClient()) {
+            @Override
+            public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+                throw new IllegalArgumentException("invalid header value: "
+                        + request.headers().firstValue("Authorization").orElse(""));
+            }
+        };
+        JobfoundryClient client = JobfoundryClient.builder("http://127.0.0.1:1").token("s3cret").httpClient(quoting).build();
+        JobfoundryException e = assertThrows(JobfoundryException.class, () -> client.get("t", "a"));
+        java.io.StringWriter printed = new java.io.StringWriter();
+        e.printStackTrace(new java.io.PrintWriter(printed));
+        assertFalse(printed.toString().contains("s3cret"), printed.toString());
+        assertTrue(printed.toString().contains("IllegalArgumentException"), "says what failed: " + printed);
+    }
+
+    @Test
     void problemsAreTypedAndHaltsCarryTheirReason() throws Exception {
         try (StubService stub = new StubService(r -> r.path().endsWith("/heartbeat")
                 ? StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\",\"title\":\"Halt\","
@@ -152,6 +190,38 @@ class TransportTest {
     }
 
     @Test
+    void aRefusedBatchNamesItsInvalidItems() throws Exception {
+        // As the service answers a batch with an invalid item (ProducerIT shows the real one).
+        try (StubService stub = new StubService(r -> StubService.Reply.problem(400, "{\"type\":"
+                + "\"tag:jobfoundry.io,2026:problem/invalid-request\",\"status\":400,\"detail\":\"1 invalid item(s)\","
+                + "\"errors\":[{\"index\":1,\"field\":\"jobs[1].repeat\",\"detail\":\"bad repeat\"}]}"))) {
+            ProblemException e = assertThrows(ProblemException.class, () -> JobfoundryClient.create(stub.url())
+                    .createBatch(java.util.List.of(NewJob.of("t", JobSpec.empty()), NewJob.of("t", JobSpec.empty()))));
+            assertEquals(java.util.List.of(new ProblemException.ItemError(1, "jobs[1].repeat", "bad repeat")), e.errors());
+            assertEquals("[{\"index\":1,\"field\":\"jobs[1].repeat\",\"detail\":\"bad repeat\"}]", e.member("errors"));
+        }
+    }
+
+    @Test
+    void onlyTheServicesOwn404MeansNoSuchJob() throws Exception {
+        String jobNotFound = "{\"type\":\"tag:jobfoundry.io,2026:problem/job-not-found\",\"status\":404}";
+        String typeNotFound = "{\"type\":\"tag:jobfoundry.io,2026:problem/type-not-found\",\"status\":404}";
+        try (StubService stub = new StubService(r -> StubService.Reply.problem(404,
+                r.path().startsWith("/right/v1/types/") ? typeNotFound
+                        : r.path().startsWith("/right/") ? jobNotFound : "{\"type\":\"about:blank\",\"status\":404}"))) {
+            JobfoundryClient right = JobfoundryClient.create(stub.url() + "/right");
+            assertTrue(right.get("t", "a").isEmpty());
+            assertFalse(right.remove("t", "a"));
+            assertTrue(right.type("t").isEmpty());
+            // A wrong base URL (or a proxy's 404): the job may well exist; saying it does not would mislead.
+            JobfoundryClient wrong = JobfoundryClient.create(stub.url() + "/wrong");
+            assertEquals(404, assertThrows(ProblemException.class, () -> wrong.get("t", "a")).status());
+            assertThrows(ProblemException.class, () -> wrong.remove("t", "a"));
+            assertThrows(ProblemException.class, () -> wrong.type("t"));
+        }
+    }
+
+    @Test
     void idsArePercentEncodedAsUtf8() throws Exception {
         try (StubService stub = new StubService(r -> StubService.Reply.json(200, StubService.job("t", "x", "pending")))) {
             JobfoundryClient.create(stub.url()).get("t", "a b;c?é%");
@@ -165,6 +235,41 @@ class TransportTest {
         int c;
         while (matched < 4 && (c = in.read()) >= 0) {
             matched = (c == '\r' || c == '\n') ? matched + 1 : 0;
+        }
+    }
+
+    /** An HttpClient passing everything on, for tests that change one call. */
+    private static class Delegating extends HttpClient {
+        private final HttpClient d;
+
+        Delegating(HttpClient d) {
+            this.d = d;
+        }
+
+        @Override public java.util.Optional<java.net.CookieHandler> cookieHandler() { return d.cookieHandler(); }
+        @Override public java.util.Optional<Duration> connectTimeout() { return d.connectTimeout(); }
+        @Override public Redirect followRedirects() { return d.followRedirects(); }
+        @Override public java.util.Optional<java.net.ProxySelector> proxy() { return d.proxy(); }
+        @Override public javax.net.ssl.SSLContext sslContext() { return d.sslContext(); }
+        @Override public javax.net.ssl.SSLParameters sslParameters() { return d.sslParameters(); }
+        @Override public java.util.Optional<java.net.Authenticator> authenticator() { return d.authenticator(); }
+        @Override public Version version() { return d.version(); }
+        @Override public java.util.Optional<java.util.concurrent.Executor> executor() { return d.executor(); }
+
+        @Override
+        public <T> HttpResponse<T> send(HttpRequest r, HttpResponse.BodyHandler<T> h) throws IOException, InterruptedException {
+            return d.send(r, h);
+        }
+
+        @Override
+        public <T> java.util.concurrent.CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest r, HttpResponse.BodyHandler<T> h) {
+            return d.sendAsync(r, h);
+        }
+
+        @Override
+        public <T> java.util.concurrent.CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest r,
+                HttpResponse.BodyHandler<T> h, HttpResponse.PushPromiseHandler<T> p) {
+            return d.sendAsync(r, h, p);
         }
     }
 }

@@ -230,6 +230,41 @@ class WorkerIT {
     }
 
     @Test
+    void aResultTheServiceRefusesFailsThatJobAloneAndTheOthersAreFinished() throws Exception {
+        String type = LiveService.quickType(client, "refused", 30);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            ids.add(client.create(type, JobSpec.withData(Map.of("n", i)).maxAttempts(1)).id());
+        }
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(8);
+        try (Worker worker = Worker.builder(client, ctx -> {
+            together.await(20, TimeUnit.SECONDS); // their finishes are ready together, so they go in batches
+            return ctx.data().get("n").asInt() == 3
+                    ? Map.of("report", "x".repeat(70_000)) // over the service's 64 KiB of data
+                    : Map.of("done", ctx.data().get("n").asInt());
+        }, type).concurrency(8).build().start()) {
+            LiveService.awaitTrue(() -> worker.stats().running() == 0 && worker.stats().accepted() == 8, LONG,
+                    "every finish answered");
+            WorkerStats stats = worker.stats();
+            assertEquals(0, stats.lostFinishes(), stats.toString());
+            assertEquals(7, stats.succeeded(), stats.toString());
+            assertEquals(1, stats.failed(), stats.toString());
+        }
+        for (int i = 0; i < 8; i++) {
+            Job job = client.get(type, ids.get(i)).orElseThrow();
+            assertEquals(JobState.FINISHED, job.state(), job.toString());
+            if (i == 3) {
+                assertEquals(JobResult.FAILED, job.result());
+                assertTrue(job.lastError().contains("could not be sent") && job.lastError().contains("65536"),
+                        job.lastError());
+            } else {
+                assertEquals(JobResult.SUCCEEDED, job.result());
+                assertEquals(i, job.data().get("done").asInt());
+            }
+        }
+    }
+
+    @Test
     void underLoadAcceptsTakeEveryFreeSlotAndFinishesAndHeartbeatsGoInBatches() throws Exception {
         String type = LiveService.quickType(client, "load");
         for (int i = 0; i < 24; i++) {

@@ -147,6 +147,226 @@ class WorkerStubTest {
         }
     }
 
+    @Test
+    void theAcceptThreadOutlivesAnAnswerItCannotRead() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        CountDownLatch handled = new CountDownLatch(1);
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> switch (accepts.incrementAndGet()) {
+                // A proxy or a newer service garbling one answer: a time the client cannot parse.
+                case 1 -> StubService.Reply.json(200, leased("a").replace("2026-11-21T10:00:00Z", "yesterday"));
+                case 2 -> StubService.Reply.json(200, leased("b"));
+                default -> idle();
+            };
+            case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+            default -> StubService.Reply.json(200, StubService.job("t", "x", "finished"));
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                handled.countDown();
+                return null;
+            }, "t").acceptWait(Duration.ofMillis(100)).build().start();
+            assertTrue(handled.await(10, TimeUnit.SECONDS), "the job of the next accept was handled");
+            worker.shutdown(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void aHaltFoundByTheFinishIsLogged() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a")) : idle();
+            // Cancelled while its handler ran, between two heartbeats: the finish is the first to hear of it.
+            case "/v1/jobs/t/a/finish" -> StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\","
+                    + "\"status\":409,\"reason\":\"cancelled\"}");
+            default -> StubService.Reply.json(200, StubService.job("t", "a", "running"));
+        }); Logs logs = new Logs()) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> null, "t")
+                    .acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> worker.stats().halted() == 1, Duration.ofSeconds(10));
+            worker.shutdown(Duration.ofSeconds(5));
+            assertTrue(logs.records.stream().anyMatch(r -> r.getLevel() == java.util.logging.Level.INFO
+                    && logs.text(r).contains("t/a") && logs.text(r).contains("cancelled")), logs.all());
+        }
+    }
+
+    @Test
+    void aJobAcceptedAgainHaltsItsOlderRunWhoseLeaseNeverGoesOutAgain() throws Exception {
+        // The run of "a" under L-a lost its lease (an activity timeout the worker did not expect: an operator
+        // shortened it), and the service hands "a" to the same worker again, under L-a2.
+        AtomicInteger accepts = new AtomicInteger();
+        CountDownLatch firstRunStarted = new CountDownLatch(1);
+        CountDownLatch firstRunInterrupted = new CountDownLatch(1);
+        CountDownLatch firstRunOver = new CountDownLatch(1);
+        AtomicBoolean reaccepted = new AtomicBoolean();
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> switch (accepts.incrementAndGet()) {
+                case 1 -> StubService.Reply.json(200, leased("a", "b"));
+                case 2 -> {
+                    firstRunStarted.await(5, TimeUnit.SECONDS);
+                    reaccepted.set(true);
+                    yield StubService.Reply.json(200, leased("a").replace("L-a", "L-a2"));
+                }
+                default -> idle();
+            };
+            // As the service: a batch naming a job twice is refused whole; only the newest lease is valid.
+            case "/v1/heartbeat", "/v1/finish" -> {
+                JsonNode items = Json.MAPPER.readTree(r.body()).get("jobs");
+                if (items.findValuesAsText("id").stream().distinct().count() < items.size()) {
+                    yield StubService.Reply.problem(400, "{\"type\":\"tag:jobfoundry.io,2026:problem/invalid-request\","
+                            + "\"status\":400,\"detail\":\"each job at most once per batch\"}");
+                }
+                yield StubService.Reply.json(200, results(r.body(), reaccepted.get() ? Set.of("a@L-a") : Set.of()));
+            }
+            default -> r.body() != null && r.body().contains("\"L-a\"") && reaccepted.get()
+                    ? StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\","
+                            + "\"status\":409,\"reason\":\"lease-lost\"}")
+                    : StubService.Reply.json(200, StubService.job("t", "x", "running"));
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                if (ctx.leasedJob().lease().equals("L-a")) {
+                    firstRunStarted.countDown();
+                    try {
+                        Thread.sleep(10_000);
+                    } catch (InterruptedException e) {
+                        firstRunInterrupted.countDown();
+                    } finally {
+                        firstRunOver.countDown();
+                    }
+                    return java.util.Map.of("run", 1);
+                }
+                firstRunOver.await(); // both runs and "b" beat together until then
+                Thread.sleep(300);
+                return java.util.Map.of("run", 2);
+            }, "t").concurrency(3).acceptWait(Duration.ofMillis(100)).build().start();
+            assertTrue(firstRunInterrupted.await(5, TimeUnit.SECONDS), "the older run's handler was interrupted");
+            awaitTrue(() -> worker.stats().succeeded() == 2, Duration.ofSeconds(10));
+            assertTrue(worker.shutdown(Duration.ofSeconds(5)));
+
+            for (StubService.Request batch : stub.requests) {
+                if (batch.path().equals("/v1/heartbeat") || batch.path().equals("/v1/finish")) {
+                    assertFalse(batch.body().contains("\"L-a\"") && batch.body().contains("\"L-a2\""),
+                            "one job, one lease per batch: " + batch.body());
+                }
+            }
+            assertFalse(stub.requests.stream().anyMatch(r -> r.path().contains("finish") && r.body().contains("\"L-a\"")),
+                    "the older run was never finished");
+            WorkerStats stats = worker.stats();
+            assertEquals(1, stats.halted(), stats.toString());
+            assertEquals(0, stats.running(), stats.toString());
+        }
+    }
+
+    @Test
+    void aRefusedHeartbeatBatchIsSentOneByOneSoThatEachJobHearsItsAnswer() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        CountDownLatch bInterrupted = new CountDownLatch(1);
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a", "b")) : idle();
+            // Whatever the reason (one item's progress over the limit, say), the batch as it is will never do.
+            case "/v1/heartbeat" -> StubService.Reply.problem(400, "{\"type\":\"tag:jobfoundry.io,2026:problem/invalid-request\","
+                    + "\"status\":400,\"detail\":\"1 invalid item(s) in the batch\",\"errors\":[{\"index\":0,\"detail\":\"x\"}]}");
+            case "/v1/jobs/t/b/heartbeat" -> StubService.Reply.problem(409, "{\"type\":\"tag:jobfoundry.io,2026:problem/halt\","
+                    + "\"status\":409,\"reason\":\"cancelled\"}");
+            case "/v1/finish" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+            default -> StubService.Reply.json(200, StubService.job("t", "a", "running"));
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                if (ctx.job().id().equals("a")) {
+                    bInterrupted.await(8, TimeUnit.SECONDS); // so that a and b beat together all along
+                    return null;
+                }
+                try {
+                    Thread.sleep(10_000);
+                } catch (InterruptedException e) {
+                    bInterrupted.countDown();
+                    throw e;
+                }
+                return null;
+            }, "t").concurrency(2).acceptWait(Duration.ofMillis(100)).build().start();
+            assertTrue(bInterrupted.await(5, TimeUnit.SECONDS), "b heard its halt");
+            awaitTrue(() -> worker.stats().succeeded() == 1, Duration.ofSeconds(10));
+            assertTrue(worker.shutdown(Duration.ofSeconds(5)));
+            assertEquals(1, worker.stats().halted());
+            assertEquals(0, worker.stats().abandoned());
+        }
+    }
+
+    /** Jackson cannot write it: no getters, no annotations. */
+    private static final class Opaque {
+        @SuppressWarnings("unused")
+        private final int x = 1;
+    }
+
+    @Test
+    void aResultJacksonCannotWriteFailsItsJobSayingWhyAndTheWorkerGoesOn() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        try (StubService stub = new StubService(r -> switch (r.path()) {
+            case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+            case "/v1/accept" -> switch (accepts.incrementAndGet()) {
+                case 1 -> StubService.Reply.json(200, leased("a"));
+                case 2 -> StubService.Reply.json(200, leased("b"));
+                default -> idle();
+            };
+            case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+            default -> StubService.Reply.json(200, StubService.job("t", "x", "running"));
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()),
+                    ctx -> ctx.job().id().equals("a") ? new Opaque() : java.util.Map.of("ok", true), "t")
+                    .acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> worker.stats().succeeded() == 1, Duration.ofSeconds(10));
+            assertTrue(worker.shutdown(Duration.ofSeconds(5)));
+
+            JsonNode a = Json.MAPPER.readTree(stub.requests("/v1/jobs/t/a/finish").get(0).body());
+            assertEquals("failed", a.get("outcome").asText());
+            assertTrue(a.get("error").asText().contains(Opaque.class.getName()), a.toString());
+            assertFalse(a.has("data"));
+            assertEquals(1, worker.stats().failed());
+            assertEquals(1, stub.requests("/v1/jobs/t/b/finish").size(), "the next job was finished too");
+        }
+    }
+
+    @Test
+    void progressTheServiceCannotTakeThrowsInTheHandlerAndHeartbeatsGoOn() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        List<Exception> thrown = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch beatsAfter = new CountDownLatch(3);
+        AtomicBoolean tried = new AtomicBoolean();
+        try (StubService stub = new StubService(r -> {
+            if (tried.get() && r.path().contains("heartbeat")) {
+                beatsAfter.countDown();
+            }
+            return switch (r.path()) {
+                case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
+                case "/v1/accept" -> accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a")) : idle();
+                case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+                default -> StubService.Reply.json(200, StubService.job("t", "a", "running"));
+            };
+        })) {
+            Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
+                for (Object progress : new Object[] {new Opaque(), List.of("step 1")}) {
+                    try {
+                        ctx.progress(progress);
+                    } catch (JobfoundryException e) {
+                        thrown.add(e);
+                    }
+                }
+                tried.set(true);
+                assertTrue(beatsAfter.await(5, TimeUnit.SECONDS), "heartbeats went on");
+                return null;
+            }, "t").acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> worker.stats().succeeded() == 1, Duration.ofSeconds(10));
+            assertTrue(worker.shutdown(Duration.ofSeconds(5)));
+
+            assertEquals(2, thrown.size(), "each refused in the handler: " + thrown);
+            assertTrue(thrown.get(0).getMessage().contains(Opaque.class.getName()), thrown.get(0).getMessage());
+            assertTrue(thrown.get(1).getMessage().contains("JSON object"), thrown.get(1).getMessage());
+        }
+    }
+
     private static StubService.Reply idle() throws InterruptedException {
         Thread.sleep(50);
         return new StubService.Reply(204, null, null, java.util.Map.of());
@@ -162,13 +382,14 @@ class WorkerStubTest {
         return out.append("]").toString();
     }
 
-    /** A batch answer: 200 for each item, 409 cancelled for those named. */
+    /** A batch answer: 200 for each item, 409 cancelled for the ids named, 409 lease-lost for the id@lease named. */
     private static String results(String body, Set<String> halted) throws Exception {
         StringBuilder out = new StringBuilder("{\"results\":[");
         for (JsonNode item : Json.MAPPER.readTree(body).get("jobs")) {
             String id = item.get("id").asText();
             out.append(out.charAt(out.length() - 1) == '[' ? "" : ",");
             out.append(halted.contains(id) ? "{\"status\":409,\"reason\":\"cancelled\"}"
+                    : halted.contains(id + "@" + item.get("lease").asText()) ? "{\"status\":409,\"reason\":\"lease-lost\"}"
                     : "{\"status\":200,\"job\":" + StubService.job("t", id, "running") + "}");
         }
         return out.append("]}").toString();
@@ -191,4 +412,36 @@ class WorkerStubTest {
         }
     }
 
+
+    /** What the client logs (System.Logger goes to java.util.logging here), while it is open. */
+    static final class Logs extends java.util.logging.Handler implements AutoCloseable {
+        final List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.logging.Logger logger = java.util.logging.Logger.getLogger("io.jobfoundry.client");
+
+        Logs() {
+            logger.addHandler(this);
+        }
+
+        String text(java.util.logging.LogRecord r) {
+            return new java.util.logging.SimpleFormatter().formatMessage(r);
+        }
+
+        String all() {
+            return records.stream().map(r -> r.getLevel() + " " + text(r)).toList().toString();
+        }
+
+        @Override
+        public void publish(java.util.logging.LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            logger.removeHandler(this);
+        }
+    }
 }
