@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +51,16 @@ class DashboardTest {
         given().get("/ui/").then().statusCode(200).contentType(startsWith("text/html"))
                 .body(containsString("<script type=\"module\" src=\"app.js\"></script>"));
         given().get("/ui/app.js").then().statusCode(200).contentType(startsWith("text/javascript"));
+    }
+
+    /** No lifetime, so an upgraded service's scripts are fetched at once; unchanged ones cost a 304. */
+    @Test
+    void aFileIsAskedForAgainEveryTimeAndIsA304WhileUnchanged() {
+        Response first = given().get("/ui/app.js");
+        first.then().statusCode(200).header("Cache-Control", containsString("max-age=0"));
+        String modified = first.header("Last-Modified");
+        assertTrue(modified != null && !modified.isBlank(), "Last-Modified: " + modified);
+        given().header("If-Modified-Since", modified).get("/ui/app.js").then().statusCode(304);
     }
 
     @Test
