@@ -40,17 +40,30 @@ async function show() {
   const match = ROUTES.map(([pattern, page]) => [path.match(pattern), page]).find(([m]) => m);
   renderWho();
   if (!match) {
-    replace(main, h('h1', null, 'Not found'), h('p', null, 'No page here. ', h('a', { href: '#/' }, 'Overview')));
+    notFound('No page here.');
     return;
   }
   const [found, page] = match;
+  let params;
+  try {
+    params = found.slice(1).map(decodeURIComponent);
+  } catch {
+    // A hand-typed or cut-off link (%E0%A4%A): no type or id is named, so there is nothing to ask
+    // the service, and "could not be reached" would send the operator looking at the wrong thing.
+    notFound('This link is malformed: a part of it is not valid percent-encoding.');
+    return;
+  }
   const target = session.needsSignIn() && page !== signInPage ? signInPage : page;
   try {
-    await target.render(main, { params: found.slice(1).map(decodeURIComponent), query, signal, refreshSession, navigate });
+    await target.render(main, { params, query, signal, refreshSession, navigate });
   } catch (error) {
     if (signal.aborted) return;
     replace(main, h('h1', null, 'Could not load this page'), problem(error));
   }
+}
+
+function notFound(why) {
+  replace(main, h('h1', null, 'Not found'), h('p', null, why, ' ', h('a', { href: '#/' }, 'Overview')));
 }
 
 /** The header's corner: who we are and the sign-in or sign-out control. */
