@@ -32,10 +32,26 @@ function parse(hash) {
   return { path, query: new URLSearchParams(query) };
 }
 
+/** How long the unavailable page waits before asking who we are again: doubling, up to the last. */
+const FIRST_RETRY_MS = 2000;
+const LAST_RETRY_MS = 30000;
+let retryWait = FIRST_RETRY_MS;
+
 async function show() {
   current?.abort();
   current = new AbortController();
   const { signal } = current;
+  if (!session.isKnown()) {
+    // Without the answer of GET /v1/me the header would name no one and the role-gated buttons
+    // would be missing, so no page is drawn until it comes; every navigation asks again.
+    await refreshSession();
+    if (signal.aborted) return;
+    if (!session.isKnown()) {
+      unavailable(signal);
+      return;
+    }
+  }
+  retryWait = FIRST_RETRY_MS;
   const { path, query } = parse(location.hash);
   const match = ROUTES.map(([pattern, page]) => [path.match(pattern), page]).find(([m]) => m);
   renderWho();
@@ -62,6 +78,16 @@ async function show() {
   }
 }
 
+/** The service could not say who we are: says why, and asks again by itself, less often each time. */
+function unavailable(signal) {
+  const wait = retryWait;
+  retryWait = Math.min(retryWait * 2, LAST_RETRY_MS);
+  replace(main, h('h1', null, 'The service is unavailable'), problem(session.failed()),
+    h('p', { class: 'muted' }, `Asking again in ${wait / 1000} s, or when you open a page.`));
+  const timer = setTimeout(show, wait);
+  signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+}
+
 function notFound(why) {
   replace(main, h('h1', null, 'Not found'), h('p', null, why, ' ', h('a', { href: '#/' }, 'Overview')));
 }
@@ -86,11 +112,14 @@ function renderWho() {
   replace(who, parts);
 }
 
-/** Asks the service who we are (again, after a sign-in or out); answers its refusal, if any. */
+/**
+ * Asks the service who we are (again, after a sign-in or out); answers its refusal, if any. When
+ * the service cannot say, session.isKnown() is false and the next show() asks again.
+ */
 async function refreshSession() {
   const refusal = await session.load();
   renderWho();
-  if (!session.needsSignIn()) await sampler.start();
+  if (session.accepted()) await sampler.start();
   return refusal;
 }
 
@@ -101,10 +130,4 @@ function navigate(hash) {
 }
 
 window.addEventListener('hashchange', show);
-try {
-  await refreshSession();
-  show();
-} catch (error) {
-  // Navigating (hashchange) tries the page again.
-  replace(main, h('h1', null, 'The service could not be reached'), problem(error));
-}
+show(); // asks who we are first

@@ -16,11 +16,14 @@ const NEEDS = {
 let current = null; // {name, roles, types} once known; null when the service wants a token first
 let signInNeeded = false;
 let refused = null; // the service's answer to /v1/me when it wants a (different) token
+let known = false; // did the last GET /v1/me answer (who we are, or a refusal)?
+let failure = null; // why it did not: the service was unreachable or answered 5xx
 
 /**
  * Asks the service who we are (GET /v1/me). With no token configured it answers "anonymous" with
  * every role to a loopback client; otherwise the token's name, roles and type globs, or 401/403
- * when the dashboard must sign in first.
+ * when the dashboard must sign in first. Answers that refusal, or null. When the service cannot
+ * say (down, 5xx), who we are is unknown: known() is false and failure() says why.
  */
 export async function load() {
   try {
@@ -28,17 +31,36 @@ export async function load() {
     signInNeeded = false;
     refused = null;
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    if (error.status === 401 || error.status === 403) {
-      current = null;
+    current = null;
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
       signInNeeded = true;
       refused = error;
-      return error;
     } else {
-      throw error;
+      signInNeeded = false;
+      refused = null;
+      known = false;
+      failure = error;
+      return null;
     }
   }
-  return null;
+  known = true;
+  failure = null;
+  return refused;
+}
+
+/** False until GET /v1/me has answered, and again while the service cannot answer it. */
+export function isKnown() {
+  return known;
+}
+
+/** Why GET /v1/me went unanswered, while isKnown() is false. */
+export function failed() {
+  return failure;
+}
+
+/** True when the service said who we are: pages may be shown and counts sampled. */
+export function accepted() {
+  return current !== null;
 }
 
 export function me() {
