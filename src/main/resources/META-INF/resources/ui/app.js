@@ -1,5 +1,6 @@
 // The dashboard's entry: finds out who we are, starts the counts sampler, and renders the page
 // the location hash names. Hash routes keep the service's side to static files.
+import * as api from './js/api.js';
 import * as auth from './js/auth.js';
 import { h, replace } from './js/dom.js';
 import { problem } from './js/confirm.js';
@@ -128,6 +129,18 @@ function navigate(hash) {
   if (location.hash === hash) show();
   else location.hash = hash;
 }
+
+// A 401 to any call: the token was removed or replaced in the service's configuration (or, served
+// without a token before, the service now wants one). The page on screen and the sampled counts
+// belong to who we were; the sign-in page takes their place. A late 401 to a token signed out of
+// since, or one after the first, changes nothing.
+api.onRefused((error, bearer) => {
+  if (!session.accepted() || bearer !== auth.token()) return;
+  session.refuse(error);
+  sampler.stop();
+  renderWho();
+  show();
+});
 
 window.addEventListener('hashchange', show);
 show(); // asks who we are first

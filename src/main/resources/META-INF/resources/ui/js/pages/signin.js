@@ -7,7 +7,11 @@ import * as session from '../session.js';
 
 /** What the service said to GET /v1/me, in words: refused, served without a token, or whose token. */
 function why() {
-  if (session.needsSignIn()) return [h('p', null, 'The service asks for a token before it shows anything:'), problem(session.refusal())];
+  if (session.needsSignIn()) {
+    return [h('p', null, session.refusedToken()
+      ? 'The service refused the token this tab was signed in with (it may have been removed or replaced); sign in again:'
+      : 'The service asks for a token before it shows anything:'), problem(session.refusal())];
+  }
   const me = session.me();
   const who = h('strong', null, me.name);
   const roles = me.roles.join(', ');
