@@ -2,7 +2,7 @@
 // at first, or it stops accepting the token. The page must follow without a reload.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ADMIN_TOKEN, confirmAction, launch, ok, openPage, uniqueType } from './harness.js';
+import { ADMIN_TOKEN, confirmAction, launch, ok, openPage, runOne, uniqueType } from './harness.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -94,6 +94,43 @@ test('a token the service stops taking signs the tab out when an action is refus
   await confirmAction(ui.page, 'Cancel', 'Cancel job');
   await signedOut(ui);
   assert.equal(await ui.page.locator('#actions').count(), 0, 'no button of before is left');
+  ui.check();
+  await ui.close();
+});
+
+test('signing out and in again starts the throughput afresh, and nothing is polled while signed out', async () => {
+  const type = uniqueType('samples');
+  await ok('POST', `/v1/jobs/${type}`, {});
+  const ui = await openPage(browser, { token: TOKEN });
+  await ui.goto('#/');
+  await ui.page.locator(`#types tr[data-type="${type}"]`).waitFor();
+  await runOne(type, 'succeeded');
+  const rate = () => ui.page.locator('[data-total-rate]').textContent();
+  await ui.page.waitForFunction(() => Number(document.querySelector('[data-total-rate]')?.textContent) > 0);
+
+  const polls = [];
+  ui.page.on('request', (request) => { if (new URL(request.url()).pathname === '/v1/types') polls.push(request.url()); });
+  await ui.page.getByRole('button', { name: 'Sign out' }).click();
+  if (ADMIN_TOKEN) {
+    // The service wants a token: nothing is shown, so nothing is polled (the sampler's interval is 3 s).
+    await ui.page.locator('#signin').waitFor();
+    polls.length = 0;
+    await ui.page.waitForTimeout(4000);
+    assert.deepEqual(polls, [], 'no counts are polled while signed out');
+  } else {
+    await ui.page.locator('#who').getByRole('link', { name: 'Sign in' }).waitFor();
+  }
+  await ui.page.locator('#who').getByRole('link', { name: 'Sign in' }).click();
+  await ui.page.locator('#token').fill(TOKEN);
+  await ui.page.locator('#signin').getByRole('button', { name: 'Sign in' }).click();
+
+  // Counted from this sign-in only: nothing finished since, so once two polls are in the rate is 0
+  // and the chart has no bar above the axis.
+  await ui.page.locator(`#types tr[data-type="${type}"]`).waitFor();
+  await ui.page.waitForFunction(() => document.querySelector('[data-total-rate]')?.textContent !== '—');
+  assert.equal(await rate(), '0.0');
+  const heights = await ui.page.locator('.summary svg rect.bar').evaluateAll((bars) => bars.map((bar) => bar.getAttribute('height')));
+  assert.ok(heights.every((height) => Number(height) === 0), `bars: ${heights}`);
   ui.check();
   await ui.close();
 });

@@ -118,6 +118,10 @@ function renderWho() {
  * the service cannot say, session.isKnown() is false and the next show() asks again.
  */
 async function refreshSession() {
+  // Who we are may change here (a sign-in or out): counts sampled until now belong to who we were,
+  // and none are polled for until the service has said who we are now. Stopped before asking, so
+  // that no poll goes out with a token half changed.
+  sampler.stop();
   const refusal = await session.load();
   renderWho();
   if (session.accepted()) await sampler.start();

@@ -1,5 +1,6 @@
 // Throughput and the last hour's chart come from the counts of GET /v1/types, polled every few
-// seconds from the moment the dashboard is opened: the API keeps no history of its own. A type's
+// seconds from the moment the dashboard is opened (or signed in or out: app.js stops the sampler
+// and starts it afresh): the API keeps no history of its own. A type's
 // throughput is how much its finished counts (succeeded + failed + cancelled) grew between two
 // polls. Runs that do not end finished (a recurring job's run, a retried attempt) and jobs that
 // finish and are removed between two polls are not seen; a count that drops (retention, a
