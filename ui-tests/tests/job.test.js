@@ -150,6 +150,17 @@ test('a refused action shows the problem detail the service answered', async () 
   await ui.close();
 });
 
+test('a job link with broken percent-encoding says the link is malformed, not that the service is down', async () => {
+  const ui = await openPage(browser);
+  await ui.goto('#/job/email/%E0%A4%A');
+  await ui.page.locator('h1').filter({ hasText: 'Not found' }).waitFor();
+  const text = await ui.page.locator('main').textContent();
+  assert.match(text, /malformed/);
+  assert.doesNotMatch(text, /could not be reached/);
+  ui.check();
+  await ui.close();
+});
+
 /** Polls the job until check(job) holds: the service resolves dependencies in the background. */
 /**
  * The job's state from its event stream (GET …/events: the current state, then each change) once

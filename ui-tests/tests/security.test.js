@@ -71,6 +71,30 @@ test('the token goes in the Authorization header of every call, never in a URL',
   await ui.close();
 });
 
+test('the sign-in page says what the service answered: a token\'s name, or service without a token', async () => {
+  // A service without tokens ignores one sent, and names every caller "anonymous".
+  const { name } = await ok('GET', '/v1/me');
+  const signedIn = await openPage(browser, { token: ADMIN_TOKEN ?? 'made-up-token-value' });
+  await signedIn.goto('#/signin');
+  await signedIn.page.locator('#signin').waitFor();
+  const said = await signedIn.page.locator('main').textContent();
+  assert.match(said, new RegExp(`the service names this tab's token ${name}`));
+  assert.doesNotMatch(said, /without a token/);
+  signedIn.check();
+  await signedIn.close();
+
+  const none = await openPage(browser, { token: null });
+  await none.goto('#/signin');
+  await none.page.locator('#signin').waitFor();
+  if (ADMIN_TOKEN) {
+    assert.match(await none.page.locator('main').textContent(), /asks for a token before it shows anything/);
+  } else {
+    assert.match(await none.page.locator('main').textContent(), /answers without a token here, as anonymous/);
+  }
+  none.check();
+  await none.close();
+});
+
 test('a viewer token sees jobs and types but no action button', async (t) => {
   if (!VIEWER_TOKEN) {
     t.skip('JOBFOUNDRY_VIEWER_TOKEN is not set: this run of the service has no tokens (ui-tests/test.sh runs the suite again with them)');

@@ -63,12 +63,16 @@ test('pause and resume from the type page', async () => {
 
   await confirmAction(ui.page, 'Pause', 'Pause');
   await ui.page.locator('[data-paused="true"]').waitFor();
+  // The page redraws to show the new state (the badge above is drawn by that redraw); the report
+  // of what was done, written before it, is still there.
+  assert.equal(await ui.page.locator('.outcome').textContent(), `${type} is paused.`);
   assert.equal((await ok('GET', `/v1/types/${type}`)).paused, true);
   // A paused type hands out nothing.
   assert.deepEqual(await ok('POST', '/v1/accept', { types: [type], max: 1 }), null);
 
   await confirmAction(ui.page, 'Resume', 'Resume');
   await ui.page.locator('[data-paused="false"]').waitFor();
+  assert.equal(await ui.page.locator('.outcome').textContent(), `${type} is running.`);
   assert.equal((await ok('GET', `/v1/types/${type}`)).paused, false);
   ui.check();
   await ui.close();

@@ -33,31 +33,50 @@ export function url(path, query = {}) {
   return target;
 }
 
-export function headers(extra = {}) {
-  const bearer = token();
+/** Request headers carrying the bearer token (by default the one signed in now), if any. */
+export function headers(extra = {}, bearer = token()) {
   return bearer ? { ...extra, Authorization: `Bearer ${bearer}` } : extra;
+}
+
+let refusedListener = null;
+
+/**
+ * listener(error, bearer) hears of every 401, with the token the refused call carried (null for
+ * none): the service no longer takes it (removed from its configuration, or replaced), which no
+ * page can mend on its own. GET /v1/me reads its 401 as its answer and is not told.
+ */
+export function onRefused(listener) {
+  refusedListener = listener;
+}
+
+/** The ApiError of an answer that is not 2xx; a 401 is told to onRefused's listener, unless quiet. */
+export async function failure(response, bearer, { quiet = false } = {}) {
+  const error = await ApiError.from(response);
+  if (error.status === 401 && !quiet) refusedListener?.(error, bearer);
+  return error;
 }
 
 /**
  * Calls the API. Answers {status, text, json} — text is kept for pages that show a member as the
- * service wrote it (json.js) — or throws ApiError.
+ * service wrote it (json.js) — or throws ApiError. quiet: a 401 is the caller's to read, see failure().
  */
-export async function call(method, path, { query, body, signal } = {}) {
+export async function call(method, path, { query, body, signal, quiet } = {}) {
+  const bearer = token();
   const response = await fetch(url(path, query), {
     method,
     signal,
     cache: 'no-store',
     headers: headers(body === undefined ? { Accept: 'application/json' }
-      : { Accept: 'application/json', 'Content-Type': 'application/json' }),
+      : { Accept: 'application/json', 'Content-Type': 'application/json' }, bearer),
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (!response.ok) throw await ApiError.from(response);
+  if (!response.ok) throw await failure(response, bearer, { quiet });
   const text = await response.text();
   return { status: response.status, text, json: text ? JSON.parse(text) : null };
 }
 
-export async function get(path, query, signal) {
-  return (await call('GET', path, { query, signal })).json;
+export async function get(path, query, signal, options = {}) {
+  return (await call('GET', path, { query, signal, ...options })).json;
 }
 
 /** The path of a job: type and id percent-encoded as the API's naming rules require. */

@@ -1,7 +1,8 @@
 // A job's live changes (GET /v1/jobs/{type}/{id}/events). EventSource cannot send an
 // Authorization header, and the token must not go into the URL, so the stream is read with
 // fetch() and parsed here as Server-Sent Events.
-import { ApiError, headers, jobPath, url } from './api.js';
+import { ApiError, failure, headers, jobPath, url } from './api.js';
+import { token } from './auth.js';
 
 /** Reads one SSE response, calling onEvent({event, data, id}) per event, until it ends. */
 async function readEvents(response, onEvent) {
@@ -42,15 +43,16 @@ export async function follow(type, id, { signal, onState, onRemoved, onStatus })
   let pause = 1000;
   while (!signal.aborted) {
     try {
+      const bearer = token();
       const response = await fetch(url(jobPath(type, id, '/events')), {
-        signal, cache: 'no-store', headers: headers({ Accept: 'text/event-stream' }),
+        signal, cache: 'no-store', headers: headers({ Accept: 'text/event-stream' }, bearer),
       });
       if (response.status === 404) {
         onRemoved();
         onStatus('ended');
         return;
       }
-      if (!response.ok) throw await ApiError.from(response);
+      if (!response.ok) throw await failure(response, bearer);
       onStatus('live');
       let removed = false;
       await readEvents(response, (event) => {

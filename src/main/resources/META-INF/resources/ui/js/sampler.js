@@ -1,5 +1,6 @@
 // Throughput and the last hour's chart come from the counts of GET /v1/types, polled every few
-// seconds from the moment the dashboard is opened: the API keeps no history of its own. A type's
+// seconds from the moment the dashboard is opened (or signed in or out: app.js stops the sampler
+// and starts it afresh): the API keeps no history of its own. A type's
 // throughput is how much its finished counts (succeeded + failed + cancelled) grew between two
 // polls. Runs that do not end finished (a recurring job's run, a retried attempt) and jobs that
 // finish and are removed between two polls are not seen; a count that drops (retention, a
@@ -14,6 +15,7 @@ const samples = []; // {at, types: Map name → type object}, oldest first, one 
 const listeners = new Set();
 let lastError = null;
 let timer = null;
+let generation = 0; // raised by stop(): a poll answered after it belongs to the identity before
 
 function finished(type) {
   const c = type?.counts ?? {};
@@ -21,13 +23,16 @@ function finished(type) {
 }
 
 async function poll() {
+  const mine = generation;
   try {
     const { types } = await get('v1/types');
+    if (mine !== generation) return;
     const at = Date.now();
     samples.push({ at, types: new Map(types.map((type) => [type.type, type])) });
     while (samples.length > 2 && samples[1].at < at - HOUR_MS) samples.shift();
     lastError = null;
   } catch (error) {
+    if (mine !== generation) return;
     lastError = error;
   }
   listeners.forEach((listener) => listener());
@@ -37,6 +42,18 @@ async function poll() {
 export function start() {
   if (timer === null) timer = setInterval(poll, INTERVAL_MS);
   return poll();
+}
+
+/**
+ * Stops polling and forgets every sample: counts seen with one identity must not show (as totals,
+ * throughput or bars) under another, nor be polled for while there is none.
+ */
+export function stop() {
+  clearInterval(timer);
+  timer = null;
+  samples.length = 0;
+  lastError = null;
+  generation++;
 }
 
 export function subscribe(listener) {

@@ -1,7 +1,7 @@
 // Who the dashboard is talking as, and what that lets it do. The service decides every call;
 // this only keeps buttons a token may not use off the page.
 import { ApiError, get } from './api.js';
-import { token } from './auth.js';
+import { signOut, token } from './auth.js';
 
 
 /** What each button needs, by the contract's role table. */
@@ -15,30 +15,74 @@ const NEEDS = {
 
 let current = null; // {name, roles, types} once known; null when the service wants a token first
 let signInNeeded = false;
-let refused = null; // the service's answer to /v1/me when it wants a (different) token
+let refused = null; // the service's 401 or 403 when it wants a (different) token
+let tokenRefused = false; // was that a 401 to a token this tab had signed in with?
+let known = false; // did the last GET /v1/me answer (who we are, or a refusal)?
+let failure = null; // why it did not: the service was unreachable or answered 5xx
 
 /**
  * Asks the service who we are (GET /v1/me). With no token configured it answers "anonymous" with
  * every role to a loopback client; otherwise the token's name, roles and type globs, or 401/403
- * when the dashboard must sign in first.
+ * when the dashboard must sign in first. Answers that refusal, or null. When the service cannot
+ * say (down, 5xx), who we are is unknown: known() is false and failure() says why.
  */
 export async function load() {
   try {
-    current = await get('v1/me');
+    current = await get('v1/me', undefined, undefined, { quiet: true });
     signInNeeded = false;
     refused = null;
+    tokenRefused = false;
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    if (error.status === 401 || error.status === 403) {
-      current = null;
+    current = null;
+    if (error instanceof ApiError && error.status === 401) {
+      refuse(error);
+      return error;
+    }
+    if (error instanceof ApiError && error.status === 403) {
       signInNeeded = true;
       refused = error;
-      return error;
+      tokenRefused = false;
     } else {
-      throw error;
+      signInNeeded = false;
+      refused = null;
+      known = false;
+      failure = error;
+      return null;
     }
   }
-  return null;
+  known = true;
+  failure = null;
+  return refused;
+}
+
+/**
+ * The service answered 401 (to GET /v1/me or any call): no token, or one it no longer takes.
+ * Who we were is forgotten, and a refused token is dropped, as the sign-in page drops one the
+ * service does not know: keeping it would only draw more 401s.
+ */
+export function refuse(error) {
+  current = null;
+  signInNeeded = true;
+  refused = error;
+  tokenRefused = token() !== null;
+  known = true;
+  failure = null;
+  signOut();
+}
+
+/** False until GET /v1/me has answered, and again while the service cannot answer it. */
+export function isKnown() {
+  return known;
+}
+
+/** Why GET /v1/me went unanswered, while isKnown() is false. */
+export function failed() {
+  return failure;
+}
+
+/** True when the service said who we are: pages may be shown and counts sampled. */
+export function accepted() {
+  return current !== null;
 }
 
 export function me() {
@@ -53,6 +97,11 @@ export function needsSignIn() {
 /** Why the service wants a token (its 401 or 403 problem), or null. */
 export function refusal() {
   return refused;
+}
+
+/** True when that refusal was of the token this tab had signed in with. */
+export function refusedToken() {
+  return tokenRefused;
 }
 
 export function signedInWithToken() {

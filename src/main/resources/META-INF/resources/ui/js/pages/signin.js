@@ -5,6 +5,26 @@ import { problem } from '../confirm.js';
 import { h, replace } from '../dom.js';
 import * as session from '../session.js';
 
+/** What the service said to GET /v1/me, in words: refused, served without a token, or whose token. */
+function why() {
+  if (session.needsSignIn()) {
+    return [h('p', null, session.refusedToken()
+      ? 'The service refused the token this tab was signed in with (it may have been removed or replaced); sign in again:'
+      : 'The service asks for a token before it shows anything:'), problem(session.refusal())];
+  }
+  const me = session.me();
+  const who = h('strong', null, me.name);
+  const roles = me.roles.join(', ');
+  if (!session.signedInWithToken()) {
+    return h('p', { class: 'muted' }, 'The service answers without a token here, as ', who, ' (', roles,
+      '): it does so when no token is configured. Sign in to act as a token\'s name and roles.');
+  }
+  // With no token configured the service ignores the one sent and answers as "anonymous".
+  return h('p', { class: 'muted' }, 'Signed in: the service names this tab\'s token ', who, ' (', roles, ')',
+    me.name === 'anonymous' ? ', the name it gives every caller when no token is configured' : '',
+    '. Sign in again to act as another token.');
+}
+
 export async function render(main, { refreshSession, navigate }) {
   const outcome = h('div', { class: 'outcome' });
   const input = h('input', { name: 'token', type: 'password', required: true, autocomplete: 'off', id: 'token' });
@@ -25,8 +45,6 @@ export async function render(main, { refreshSession, navigate }) {
     // Signed in on the way to another page (the service wanted a token first): show that page.
     navigate(location.hash.startsWith('#/signin') ? '#/' : location.hash);
   });
-  const why = session.needsSignIn() ? [h('p', null, 'The service asks for a token before it shows anything:'), problem(session.refusal())]
-    : h('p', { class: 'muted' }, 'The service answers without a token here (it serves loopback clients when no token is configured); sign in to act as a token\'s name and roles.');
-  replace(main, h('h1', null, 'Sign in'), why, form, outcome);
+  replace(main, h('h1', null, 'Sign in'), why(), form, outcome);
   input.focus();
 }

@@ -10,8 +10,7 @@ import * as session from '../session.js';
 const NOT_SETTINGS = new Set(['type', 'counts', 'paused', 'oldestDueAt']);
 const FAILURES_SHOWN = 20;
 
-function header(type, refresh) {
-  const outcome = h('div', { class: 'outcome' });
+function header(type, refresh, outcome) {
   const name = type.type;
   const pausing = !type.paused;
   const button = session.can('pause', name) ? actionButton(pausing ? 'Pause' : 'Resume', {
@@ -128,9 +127,21 @@ async function failures(name, signal) {
   return section;
 }
 
-export async function render(main, { params: [name], signal }) {
+/**
+ * outcome: the element an action reports in. Pause and resume redraw the page to show the type's
+ * new state; they pass the same element on, so that the report they write in it stays on screen.
+ */
+export async function render(main, { params: [name], signal, outcome = h('div', { class: 'outcome' }) }) {
   const type = await get(typePath(name), undefined, signal);
-  const refresh = () => { if (!signal.aborted) render(main, { params: [name], signal }); };
-  replace(main, header(type, refresh), counts(type), limitNote(type), settings(type),
+  const refresh = async () => {
+    if (signal.aborted) return;
+    try {
+      await render(main, { params: [name], signal, outcome });
+    } catch (error) {
+      // The action was done (its report stays); only showing the type's new state failed.
+      if (!signal.aborted) outcome.append(problem(error));
+    }
+  };
+  replace(main, header(type, refresh, outcome), counts(type), limitNote(type), settings(type),
     groups(name, type.concurrency?.perGroup ?? null, signal), await failures(name, signal));
 }
