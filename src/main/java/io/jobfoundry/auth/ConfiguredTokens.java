@@ -5,6 +5,7 @@ import io.jobfoundry.jobs.model.TypeScope;
 import io.quarkus.runtime.Startup;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,7 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 /**
@@ -65,7 +68,21 @@ public class ConfiguredTokens {
     private final boolean metricsOpen;
     private final SecurityIdentity anonymous = Caller.anonymous();
 
+    /**
+     * The tokens of {@code config}; {@code raw} tells a key set to an empty value from one not set,
+     * which the mapping cannot: it reads both as absent.
+     */
+    @Inject
+    ConfiguredTokens(AuthConfig config, Config raw) {
+        this(config, key -> raw.getConfigValue(key).getRawValue() != null);
+    }
+
+    /** The tokens of a mapping alone, where an empty value reads as a key not set. */
     ConfiguredTokens(AuthConfig config) {
+        this(config, key -> false);
+    }
+
+    private ConfiguredTokens(AuthConfig config, Predicate<String> isSet) {
         List<String> problems = new ArrayList<>();
         Map<Digest, Entry> entries = new LinkedHashMap<>();
         Map<String, SecurityIdentity> byCn = new HashMap<>();
@@ -91,7 +108,9 @@ public class ConfiguredTokens {
             if (token.roles().isEmpty()) {
                 problems.add(key + "roles must name at least one of viewer, producer, worker, admin");
             }
-            SecurityIdentity identity = Caller.identity(name, roles, scope(token.types(), key, problems));
+            SecurityIdentity identity = Caller.identity(name, roles,
+                    scope(token.types().or(() -> isSet.test(key + "types") ? Optional.of("") : Optional.empty()), key,
+                            problems));
             if (HASH.matcher(hash).matches()) {
                 Entry entry = new Entry(name, HexFormat.of().parseHex(hash.substring("sha256:".length())), identity);
                 Entry same = entries.putIfAbsent(new Digest(entry.hash()), entry);
@@ -125,8 +144,8 @@ public class ConfiguredTokens {
 
     /**
      * The types a token is confined to: every type only when {@code types} is absent. A key that
-     * is there but names no type ({@code types=,}, {@code types=" , "}) is a mistake, not a wish for
-     * every type, and stops the start. Otherwise as SmallRye's list reads it: empty entries are
+     * is there but names no type ({@code types=}, {@code types=,}, {@code types=" , "}: a Secret's
+     * key left empty, say) is a mistake, not a wish for every type, and stops the start. Otherwise as SmallRye's list reads it: empty entries are
      * dropped ({@code email*,}), a blank one beside others is a bad glob.
      */
     private static TypeScope scope(Optional<String> types, String key, List<String> problems) {
