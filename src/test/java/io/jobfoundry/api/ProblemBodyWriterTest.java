@@ -36,6 +36,22 @@ class ProblemBodyWriterTest {
         check(given().get("/v1/jobs/{type}?limit=0", type), 400, "invalid-request");
     }
 
+    /** A HEAD is answered with the headers of its GET: no document, but its type. */
+    @Test
+    void aHeadThatFailsNamesTheProblemType() {
+        String type = Api.type("problems-head");
+        for (Response response : List.of(given().head("/v1/jobs/{type}/{id}", type, "missing"),
+                given().head("/v1/jobs/{type}?limit=0", type), given().head("/v1/no/such/thing"))) {
+            assertTrue(response.statusCode() >= 400, response.getStatusLine());
+            assertEquals(List.of(Problems.MEDIA_TYPE), response.headers().getValues("Content-Type"),
+                    response.getStatusLine());
+        }
+        Api.put(type, "j", "{}").statusCode(201);
+        Response found = given().head("/v1/jobs/{type}/{id}", type, "j");
+        assertEquals(200, found.statusCode());
+        assertTrue(found.contentType().startsWith("application/json"), found.contentType());
+    }
+
     /** {@code typeEnd}: how the document's {@code type} ends, or null where any type will do. */
     private static void check(Response response, int status, String typeEnd) {
         String what = response.getStatusLine() + " " + response.asString();
