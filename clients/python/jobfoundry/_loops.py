@@ -189,7 +189,7 @@ class Heartbeats:
                 if e.unknown_path:
                     self._batches_served = False
                     log.warning("the service does not serve POST /v1/heartbeat; sending heartbeats one by one")
-                elif e.status in (400, 413):
+                elif e.refused_for_good:
                     # Refused whole for what some items hold: sent again as it is, it would be refused again, for
                     # good, while every lease in it runs out. One by one, each item gets its own answer.
                     log.warning("a heartbeat batch of %d was refused (%s); sending its items one by one", len(calls), e)
@@ -206,7 +206,7 @@ class Heartbeats:
         except ProblemError as e:
             if e.not_found:
                 return ItemResult(404, None, "removed")
-            if e.status in (400, 413) and call.data is not UNSET:
+            if e.refused_for_good and call.data is not UNSET:
                 # The progress is what the service refuses (too large, say): the lease matters more than it.
                 log.warning("progress of %s/%s refused (%s); it is dropped", call.type, call.id, e)
                 return self._single(dataclasses.replace(call, data=UNSET))
@@ -278,7 +278,7 @@ class Finishes:
                     # A service older than the batch calls: finish one by one rather than lose the finishes.
                     self._batches_served = False
                     log.warning("the service does not serve POST /v1/finish; finishing jobs one by one")
-                elif e.status in (400, 413):
+                elif e.refused_for_good:
                     invalid = _invalid_items(e, len(batch))
                     if invalid and not refused:
                         # The service names the items it refuses (a result over its data limit, say), and changed
@@ -315,7 +315,7 @@ class Finishes:
         except HaltError as e:
             self._done(item, ItemResult(409, None, e.reason))
         except ProblemError as e:
-            if e.status in (400, 413) and not refused:
+            if e.refused_for_good and not refused:
                 self._single((item[0], _unsendable(item[1], e.detail or str(e))), refused=True)
             else:
                 self._lost([item], e)

@@ -30,6 +30,11 @@ class ProblemError(JobfoundryError):
         return self.status in (404, 405) and self.type == "about:blank"
 
     @property
+    def refused_for_good(self) -> bool:
+        """A 400 or 413: the service will answer the same request the same way, however often it is sent."""
+        return self.status in (400, 413)
+
+    @property
     def not_found(self) -> bool:
         """The service's own 404: no such job (or type). A 404 of any other type is no answer about the job: a
         path nothing serves, say a wrong base URL or a proxy's page."""

@@ -90,7 +90,7 @@ final class Finishes implements Runnable {
                     // A service older than the batch calls: finish one by one rather than lose the finishes.
                     batchesServed = false;
                     LOG.log(Level.WARNING, "the service does not serve POST /v1/finish; finishing jobs one by one");
-                } else if (!refused(e)) {
+                } else if (!e.refusedForGood()) {
                     lost(batch, e);
                     return;
                 } else {
@@ -146,11 +146,6 @@ final class Finishes implements Runnable {
         return new Finish(finish.type(), finish.id(), finish.lease(), Outcome.FAILED, null, error);
     }
 
-    /** A 400 or 413: the service will answer the same request the same way, however often it is sent. */
-    private static boolean refused(ProblemException e) {
-        return e.status() == 400 || e.status() == 413;
-    }
-
     private void sendOne(Pending p) {
         counters.finishCalls.incrementAndGet();
         try {
@@ -159,7 +154,7 @@ final class Finishes implements Runnable {
         } catch (HaltException e) {
             done(p, new ItemResult(409, null, e.reason()));
         } catch (ProblemException e) {
-            if (refused(e) && p.finish().data() != null) {
+            if (e.refusedForGood() && p.finish().data() != null) {
                 sendOne(new Pending(p.job(), unsendable(p.finish(), e.detail())));
             } else {
                 lost(List.of(p), e);

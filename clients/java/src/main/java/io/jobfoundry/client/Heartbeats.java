@@ -97,7 +97,7 @@ final class Heartbeats implements Runnable {
             try {
                 results = batch(calls);
             } catch (ProblemException e) {
-                if (!refused(e)) {
+                if (!e.refusedForGood()) {
                     failed(jobs, progress, e);
                     return;
                 }
@@ -116,11 +116,6 @@ final class Heartbeats implements Runnable {
                 answered(jobs.get(i), result);
             }
         }
-    }
-
-    /** A 400 or 413: the service will answer the same request the same way, however often it is sent. */
-    private static boolean refused(ProblemException e) {
-        return e.status() == 400 || e.status() == 413;
     }
 
     private void failed(List<JobContext> jobs, List<Object> progress, RuntimeException e) {
@@ -168,7 +163,7 @@ final class Heartbeats implements Runnable {
             if (e.status() == 404) {
                 return new ItemResult(404, null, "removed");
             }
-            if (refused(e) && call.data() != null) {
+            if (e.refusedForGood() && call.data() != null) {
                 // Progress the service will not take (over its data limit): keeping the lease matters more.
                 LOG.log(Level.WARNING, "progress of job {0}/{1} was refused and is dropped: {2}",
                         call.type(), call.id(), e.getMessage());

@@ -106,6 +106,11 @@ public class ProblemException extends JobfoundryException {
         return (status == 404 || status == 405) && "about:blank".equals(type);
     }
 
+    /** A 400 or 413: the service will answer the same request the same way, however often it is sent. */
+    boolean refusedForGood() {
+        return status == 400 || status == 413;
+    }
+
     private static String text(JsonNode node, String name, String fallback) {
         JsonNode value = node.get(name);
         return value == null || value.isNull() ? fallback : value.asText();
