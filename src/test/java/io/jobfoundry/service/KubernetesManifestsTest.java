@@ -124,6 +124,10 @@ class KubernetesManifestsTest {
             }
             String store = env(variant.getValue(), "JOBFOUNDRY_STORE");
             assertNotNull(store, variant.getKey() + " names its store");
+            // The heap at most half the memory limit: the JVM's and the store's native memory live outside it.
+            String heapRatio = env(variant.getValue(), "JAVA_MAX_MEM_RATIO");
+            assertTrue(heapRatio != null && Integer.parseInt(heapRatio) <= 50,
+                    variant.getKey() + ": JAVA_MAX_MEM_RATIO " + heapRatio);
             JobfoundryConfig.StoreKind.valueOf(store.toUpperCase(Locale.ROOT));
         }
     }
