@@ -14,8 +14,7 @@ const NEEDS = {
 };
 
 let current = null; // {name, roles, types} once known; null when the service wants a token first
-let signInNeeded = false;
-let refused = null; // the service's 401 or 403 when it wants a (different) token
+let refused = null; // the service's 401 or 403 when it wants a (different) token: sign-in is needed
 let tokenRefused = false; // was that a 401 to a token this tab had signed in with?
 let known = false; // did the last GET /v1/me answer (who we are, or a refusal)?
 let failure = null; // why it did not: the service was unreachable or answered 5xx
@@ -29,7 +28,6 @@ let failure = null; // why it did not: the service was unreachable or answered 5
 export async function load() {
   try {
     current = await get('v1/me', undefined, undefined, { quiet: true });
-    signInNeeded = false;
     refused = null;
     tokenRefused = false;
   } catch (error) {
@@ -39,11 +37,9 @@ export async function load() {
       return error;
     }
     if (error instanceof ApiError && error.status === 403) {
-      signInNeeded = true;
       refused = error;
       tokenRefused = false;
     } else {
-      signInNeeded = false;
       refused = null;
       known = false;
       failure = error;
@@ -62,7 +58,6 @@ export async function load() {
  */
 export function refuse(error) {
   current = null;
-  signInNeeded = true;
   refused = error;
   tokenRefused = token() !== null;
   known = true;
@@ -91,7 +86,7 @@ export function me() {
 
 /** True when the service answered 401/403 to /v1/me: nothing can be shown before a sign-in. */
 export function needsSignIn() {
-  return signInNeeded;
+  return refused !== null;
 }
 
 /** Why the service wants a token (its 401 or 403 problem), or null. */
