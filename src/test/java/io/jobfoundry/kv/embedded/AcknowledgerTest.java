@@ -79,7 +79,9 @@ class AcknowledgerTest {
         List<String> answered = new CopyOnWriteArrayList<>();
         CountDownLatch secondRan = new CountDownLatch(1);
         CompletableFuture<Object> first = writeWhileTheNextWaits("job", "created");
-        first.whenComplete((value, failure) -> answered.add("first"));
+        // Wait on the futures whenComplete returns: get() on the original may return before its
+        // callbacks have run (a waiter is woken first), which would race the assertion below.
+        CompletableFuture<Object> firstAnswered = first.whenComplete((value, failure) -> answered.add("first"));
         // A lease: a deferrable commit that reads the first batch's unsynced write.
         CompletableFuture<byte[]> second = store.runOnceAsync(tx -> {
             byte[] job = tx.get(bytes("job"));
@@ -87,7 +89,8 @@ class AcknowledgerTest {
             secondRan.countDown();
             return job;
         }, TX_TIMEOUT, Sync.DEFERRABLE);
-        second.whenComplete((value, failure) -> answered.add("second"));
+        CompletableFuture<byte[]> secondAnswered =
+                second.whenComplete((value, failure) -> answered.add("second"));
 
         assertTrue(log.entered.tryAcquire(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the first batch is being synced");
         assertTrue(secondRan.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the committer ran the next batch meanwhile");
@@ -96,8 +99,8 @@ class AcknowledgerTest {
         assertFalse(second.isDone(), "a later batch built on an unsynced write was answered first");
 
         log.release.release();
-        assertArrayEquals(bytes("created"), second.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
-        first.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertArrayEquals(bytes("created"), secondAnswered.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        firstAnswered.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         assertEquals(List.of("first", "second"), answered);
         assertEquals(1, store.logSyncs(), "the lease needed no sync of its own");
     }
