@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.HostAndPort;
 import io.vertx.core.net.SocketAddress;
+import io.vertx.core.net.impl.SocketAddressImpl;
 import io.vertx.ext.web.RoutingContext;
 import java.net.InetAddress;
 import java.net.URI;
@@ -50,6 +51,8 @@ public final class Loopback {
         OTHER_ORIGIN
     }
 
+    private static final String VERDICT_KEY = Loopback.class.getName() + ".verdict";
+
     private Loopback() {
     }
 
@@ -57,7 +60,21 @@ public final class Loopback {
         return verdict(ctx) == Verdict.LOCAL;
     }
 
+    /**
+     * The request's verdict, kept in its routing context: protected mode's route and then the
+     * authentication mechanism both ask for every request, and nothing the verdict reads (the
+     * connection, the headers, the forwarded host Quarkus applied before any route) changes between.
+     */
     public static Verdict verdict(RoutingContext ctx) {
+        Verdict verdict = ctx.get(VERDICT_KEY);
+        if (verdict == null) {
+            verdict = judge(ctx);
+            ctx.put(VERDICT_KEY, verdict);
+        }
+        return verdict;
+    }
+
+    private static Verdict judge(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         // The socket's own peer: request.remoteAddress() is, behind Quarkus' proxy settings
         // (proxy-address-forwarding), whatever X-Forwarded-For or Forwarded says, and any client
@@ -108,6 +125,9 @@ public final class Loopback {
     }
 
     private static boolean isLoopbackPeer(SocketAddress remote) {
+        if (remote instanceof SocketAddressImpl inet && inet.ipAddress() != null) {
+            return inet.ipAddress().isLoopbackAddress(); // the socket's own address, not its text
+        }
         if (remote == null || !remote.isInetSocket() || remote.hostAddress() == null) {
             return false;
         }
@@ -151,18 +171,30 @@ public final class Loopback {
         }
     }
 
+    /** Four parts of one to three ASCII digits, each at most 255, the first 127. */
     private static boolean isLoopbackDottedQuad(String name) {
-        String[] parts = name.split("\\.", -1);
-        if (parts.length != 4) {
-            return false;
-        }
-        for (String part : parts) {
-            if (part.isEmpty() || part.length() > 3 || !part.chars().allMatch(c -> c >= '0' && c <= '9')
-                    || Integer.parseInt(part) > 255) {
+        int parts = 0;
+        int first = -1;
+        int i = 0;
+        while (i <= name.length()) {
+            int value = 0;
+            int digits = 0;
+            for (; i < name.length() && name.charAt(i) != '.'; i++) {
+                char c = name.charAt(i);
+                if (c < '0' || c > '9' || ++digits > 3) {
+                    return false;
+                }
+                value = value * 10 + (c - '0');
+            }
+            if (digits == 0 || value > 255 || ++parts > 4) {
                 return false;
             }
+            if (first < 0) {
+                first = value;
+            }
+            i++; // past the dot, or past the end
         }
-        return Integer.parseInt(parts[0]) == 127;
+        return parts == 4 && first == 127;
     }
 
     /**
