@@ -159,6 +159,26 @@ class AuthMatrixTest {
     }
 
     /**
+     * A refused request is counted under its path's template like a served one: a series per raw
+     * path (type and id) would let anyone without a token grow the metrics without bound.
+     */
+    @Test
+    void refusedRequestsAreCountedUnderTheirTemplate() {
+        String type = Api.type("refused-series");
+        given().get("/v1/jobs/{type}/a1", type).then().statusCode(401);
+        given().auth().oauth2("this-token-is-not-configured").get("/v1/jobs/{type}/a2", type).then().statusCode(401);
+        given().auth().oauth2(TokensProfile.VIEWER).delete("/v1/jobs/{type}/a3", type).then().statusCode(403);
+        given().auth().oauth2(TokensProfile.EMAIL).get("/v1/jobs/{type}/a4", type).then().statusCode(403);
+        given().auth().oauth2(TokensProfile.VIEWER).post("/v1/types/{type}/pause", type).then().statusCode(403);
+        String metrics = given().auth().oauth2(TokensProfile.VIEWER).get("/q/metrics").then().statusCode(200)
+                .extract().asString();
+        assertTrue(metrics.lines().anyMatch(line -> line.startsWith("http_server_requests_seconds_count{")
+                && line.contains("status=\"403\"") && line.contains("uri=\"/v1/jobs/{type}/{id}\"")), metrics);
+        assertTrue(!metrics.contains(type), "a series of a raw path: "
+                + metrics.lines().filter(line -> line.contains(type)).findFirst().orElse(""));
+    }
+
+    /**
      * Identities are resolved before routing (quarkus.http.auth.proactive): a token that is not
      * configured is refused on every path, the open ones included, while requests without a token
      * are served there as before.
