@@ -130,7 +130,12 @@ class WorkerStubTest {
             Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
                 together.countDown();
                 together.await(5, TimeUnit.SECONDS);
-                Thread.sleep(250); // long enough to beat together: 0.3 s timeout, a beat every 0.1 s
+                // Running until the batch beat was tried and this job's own beat came, not for a fixed 250 ms
+                // (a beat is due every 0.1 s): a heartbeat thread descheduled that long on a busy machine let
+                // the jobs end before any beat, and the counts below failed.
+                String ownBeat = "/v1/jobs/t/" + ctx.job().id() + "/heartbeat";
+                awaitTrue(() -> !stub.requests("/v1/heartbeat").isEmpty() && !stub.requests(ownBeat).isEmpty(),
+                        Duration.ofSeconds(10));
                 return null;
             }, "t").concurrency(3).acceptWait(Duration.ofMillis(100)).build().start();
             awaitTrue(() -> worker.stats().succeeded() == 3, Duration.ofSeconds(10));
