@@ -165,7 +165,10 @@ class WorkerStubTest(unittest.TestCase):
 
         def handler(ctx):
             together.wait(5)
-            ctx.sleep(0.25)  # long enough to beat together: 0.3 s timeout, a beat every 0.1 s
+            # Running until the batch beat was tried and this job's own beat came, not for a fixed 0.25 s (a beat
+            # is due every 0.1 s): a heartbeat thread woken that late on a busy machine let the jobs end unbeaten.
+            await_true(lambda: stub.paths("/v1/heartbeat") and stub.paths(f"/v1/jobs/t/{ctx.job.id}/heartbeat"), 10,
+                       "the batch beat and this job's own")
 
         with StubService(answer) as stub, Client(stub.url) as client:
             worker = Worker(client, handler, ["t"], concurrency=3, accept_wait=0.1).start()
@@ -298,10 +301,16 @@ class WorkerStubTest(unittest.TestCase):
                                            for t in threading.enumerate()), 5)
             return 200, job("t", "x", "running"), NO_HEADERS
 
+        def refused_and_kept():
+            return ([r for r in stub.paths("/v1/heartbeat") if "big" in r.body]
+                    and {"lease": "L-b"} in [r.json() for r in stub.paths("/v1/jobs/t/b/heartbeat")])
+
         def handler(ctx):
             if ctx.job.id == "b":
                 ctx.progress({"big": "pretend this is 70 KB"})
-            ctx.sleep(0.5)  # beats together, five times
+            # Beating together until the refused batch and b's lease kept without its progress were seen, not for a
+            # fixed 0.5 s: a heartbeat thread woken that late on a busy machine let the jobs end before either.
+            await_true(refused_and_kept, 10, "the refused batch beat and b's beat without its progress")
             if ctx.job.id != "a":
                 a_finishing.wait(5)
             return {"done": True}

@@ -130,7 +130,12 @@ class WorkerStubTest {
             Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
                 together.countDown();
                 together.await(5, TimeUnit.SECONDS);
-                Thread.sleep(250); // long enough to beat together: 0.3 s timeout, a beat every 0.1 s
+                // Running until the batch beat was tried and this job's own beat came, not for a fixed 250 ms
+                // (a beat is due every 0.1 s): a heartbeat thread descheduled that long on a busy machine let
+                // the jobs end before any beat, and the counts below failed.
+                String ownBeat = "/v1/jobs/t/" + ctx.job().id() + "/heartbeat";
+                awaitTrue(() -> !stub.requests("/v1/heartbeat").isEmpty() && !stub.requests(ownBeat).isEmpty(),
+                        Duration.ofSeconds(10));
                 return null;
             }, "t").concurrency(3).acceptWait(Duration.ofMillis(100)).build().start();
             awaitTrue(() -> worker.stats().succeeded() == 3, Duration.ofSeconds(10));
@@ -304,14 +309,24 @@ class WorkerStubTest {
     @Test
     void aResultJacksonCannotWriteFailsItsJobSayingWhyAndTheWorkerGoesOn() throws Exception {
         AtomicInteger accepts = new AtomicInteger();
+        CountDownLatch aFinishSent = new CountDownLatch(1);
         try (StubService stub = new StubService(r -> switch (r.path()) {
             case "/v1/types/t" -> StubService.Reply.json(200, TYPE);
             case "/v1/accept" -> switch (accepts.incrementAndGet()) {
                 case 1 -> StubService.Reply.json(200, leased("a"));
-                case 2 -> StubService.Reply.json(200, leased("b"));
+                case 2 -> {
+                    // b only once a's finish went, alone: a finish thread woken a few ms late would otherwise
+                    // find both finishes ready and send them in one batch, which the checks below do not read.
+                    aFinishSent.await(5, TimeUnit.SECONDS);
+                    yield StubService.Reply.json(200, leased("b"));
+                }
                 default -> idle();
             };
             case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.json(200, results(r.body(), Set.of()));
+            case "/v1/jobs/t/a/finish" -> {
+                aFinishSent.countDown();
+                yield StubService.Reply.json(200, StubService.job("t", "x", "running"));
+            }
             default -> StubService.Reply.json(200, StubService.job("t", "x", "running"));
         })) {
             Worker worker = Worker.builder(JobfoundryClient.create(stub.url()),
