@@ -38,6 +38,13 @@ class BearerMechanism implements HttpAuthenticationMechanism {
             + "\"title\":\"A valid token is required\",\"status\":401,\"detail\":\"send Authorization: Bearer"
             + " <token> with a token configured under jobfoundry.auth.tokens; none was sent, or it is not one of them\"}";
 
+    /** A refusal after authentication fails the request, for the failure handlers to answer. */
+    private static final BiConsumer<RoutingContext, Throwable> FAIL_THE_REQUEST = (ctx, failure) -> {
+        if (!ctx.failed()) {
+            ctx.fail(Futures.cause(failure));
+        }
+    };
+
     private final ConfiguredTokens tokens;
 
     BearerMechanism(ConfiguredTokens tokens) {
@@ -79,12 +86,6 @@ class BearerMechanism implements HttpAuthenticationMechanism {
     private static void failLaterRefusals(RoutingContext ctx) {
         ctx.put(QuarkusHttpUser.AUTH_FAILURE_HANDLER, FAIL_THE_REQUEST);
     }
-
-    private static final BiConsumer<RoutingContext, Throwable> FAIL_THE_REQUEST = (ctx, failure) -> {
-        if (!ctx.failed()) {
-            ctx.fail(Futures.cause(failure));
-        }
-    };
 
     /**
      * A 401 outside JAX-RS ({@code /q/metrics}) as the same problem document the resources answer
