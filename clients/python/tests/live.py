@@ -1,6 +1,7 @@
 """The running service the live tests use: JOBFOUNDRY_URL (clients/test.sh starts the packaged jar)."""
 import os
 import unittest
+import urllib.request
 import uuid
 
 from jobfoundry import Client
@@ -22,3 +23,19 @@ def quick_type(client: Client, prefix: str, seconds: int = 1) -> str:
     type_ = new_type(prefix)
     client.configure_type(type_, {"activityTimeout": seconds, "backoff": {"base": 0, "max": 0}})
     return type_
+
+
+def waiting_accepts() -> int:
+    """Accepts blocked on the service right now: its ``jobfoundry_waits_accepts`` gauge from ``/q/metrics``.
+
+    A worker's accept is only seen to have left once the service has noticed its connection close, which comes a
+    moment after the worker returned.
+    """
+    request = urllib.request.Request(URL + "/q/metrics")
+    if TOKEN:
+        request.add_header("Authorization", "Bearer " + TOKEN)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        for line in response.read().decode("utf-8").splitlines():
+            if line.startswith("jobfoundry_waits_accepts "):
+                return int(float(line.split(" ", 1)[1]))
+    raise AssertionError("no jobfoundry_waits_accepts in /q/metrics")

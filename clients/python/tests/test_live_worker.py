@@ -10,7 +10,7 @@ from datetime import datetime
 
 from jobfoundry import Client, Worker
 
-from .live import TOKEN, URL, quick_type, requires_service
+from .live import TOKEN, URL, quick_type, requires_service, waiting_accepts
 from .stub import await_true
 
 LONG = 30.0
@@ -208,11 +208,15 @@ class WorkerTest(unittest.TestCase):
     def test_shutdown_cuts_a_waiting_accept_without_taking_a_job(self):
         c, t = self.client, quick_type(self.client, "py-idle")
         handled = []
+        others_waiting = waiting_accepts()
         worker = Worker(c, handled.append, [t], accept_wait=60).start()
-        time.sleep(0.5)  # the accept is waiting on the service
+        await_true(lambda: waiting_accepts() > others_waiting, 30, "the accept waits on the service")
         started = time.monotonic()
         self.assertTrue(worker.shutdown(10))
         self.assertLess(time.monotonic() - started, 10, "did not wait out the accept")
+        # The job is made once the service has seen the cut accept's connection close: made before, it could be
+        # handed to that accept, whose answer no one reads.
+        await_true(lambda: waiting_accepts() <= others_waiting, 30, "the cut accept left the service")
         job = c.create(t)
         time.sleep(0.5)
         self.assertEqual("pending", c.get(t, job.id).state, "no job went to the worker that left")

@@ -1,5 +1,10 @@
 package io.jobfoundry.client;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -44,6 +49,25 @@ final class LiveService {
         String type = newType(prefix);
         client.configureType(type, Map.of("activityTimeout", seconds, "backoff", Map.of("base", 0, "max", 0)));
         return type;
+    }
+
+    /**
+     * Accepts blocked on the service right now: its {@code jobfoundry_waits_accepts} gauge, read from
+     * {@code /q/metrics} with the token. A worker's accept is only seen to have left once the service
+     * has noticed its connection close, which comes a moment after the worker returned.
+     */
+    static int waitingAccepts() throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url() + "/q/metrics"));
+        String token = System.getenv("JOBFOUNDRY_TOKEN");
+        if (token != null && !token.isBlank()) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<String> metrics = HttpClient.newHttpClient().send(request.build(),
+                HttpResponse.BodyHandlers.ofString());
+        return metrics.body().lines().filter(line -> line.startsWith("jobfoundry_waits_accepts "))
+                .mapToInt(line -> (int) Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim()))
+                .findFirst().orElseThrow(() -> new AssertionError("no jobfoundry_waits_accepts in /q/metrics: "
+                        + metrics.statusCode()));
     }
 
     static void awaitTrue(java.util.function.BooleanSupplier condition, Duration timeout, String what)
