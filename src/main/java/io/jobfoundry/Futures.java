@@ -3,6 +3,7 @@ package io.jobfoundry;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 
 /** The one place failures are taken out of the wrappers futures put around them. */
@@ -36,6 +37,45 @@ public final class Futures {
         @Override
         public synchronized Throwable fillInStackTrace() {
             return this;
+        }
+    }
+
+    /**
+     * A future that follows {@code source}: cancelled — by {@code cancel}, or completed with a
+     * {@link CancellationException} such as {@link #cancel}'s — it cancels {@code source} too.
+     * Complete it from {@code source.handle(...)}, not {@code whenComplete}: the stage
+     * {@code whenComplete} returns completes a failure as a new {@link CompletionException}, whose
+     * stack trace the JVM walks and fills in for no reader (4% of a 404's CPU, when answers watched
+     * for a cancel that way).
+     */
+    public static <T> CompletableFuture<T> following(CompletionStage<?> source) {
+        return new Following<>(source);
+    }
+
+    private static final class Following<T> extends CompletableFuture<T> {
+
+        private final CompletionStage<?> source;
+
+        Following(CompletionStage<?> source) {
+            this.source = source;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            if (cancelled) {
+                source.toCompletableFuture().cancel(false);
+            }
+            return cancelled;
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable failure) {
+            boolean completed = super.completeExceptionally(failure);
+            if (completed && failure instanceof CancellationException) {
+                source.toCompletableFuture().cancel(false);
+            }
+            return completed;
         }
     }
 

@@ -30,6 +30,23 @@ class FuturesTest {
         assertFalse(Futures.cancel(watch), "a done future stays as it was");
     }
 
+    /** A hang-up cancels an answer with cancel(); the accept rounds let go of a watch with Futures.cancel. */
+    @Test
+    void aFollowingFutureCancelledEitherWayCancelsItsSourceAndAFailureDoesNot() {
+        CompletableFuture<String> source = new CompletableFuture<>();
+        CompletableFuture<Integer> following = Futures.following(source);
+        assertTrue(following.cancel(true));
+        assertTrue(source.isCancelled());
+
+        CompletableFuture<String> watched = new CompletableFuture<>();
+        assertTrue(Futures.cancel(Futures.following(watched)));
+        assertTrue(watched.isCancelled());
+
+        CompletableFuture<String> kept = new CompletableFuture<>();
+        assertTrue(Futures.<Integer>following(kept).completeExceptionally(new IllegalStateException("failed")));
+        assertFalse(kept.isDone(), "a failure of the follower is not a cancel of its source");
+    }
+
     @Test
     void causeAndJoinUnwrapWhatFuturesWrapAround() {
         IllegalStateException failure = new IllegalStateException("the failure");

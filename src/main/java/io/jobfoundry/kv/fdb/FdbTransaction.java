@@ -4,6 +4,7 @@ import com.apple.foundationdb.MutationType;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.tuple.Versionstamp;
+import io.jobfoundry.Futures;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvReads;
 import io.jobfoundry.kv.KvTransaction;
@@ -145,8 +146,8 @@ final class FdbTransaction implements KvTransaction {
      * a watch is released (FDB allows a bounded number per client).
      */
     private <S, T> CompletableFuture<T> bridge(CompletableFuture<S> source, Function<S, T> convert) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        source.whenComplete((value, failure) -> {
+        CompletableFuture<T> result = Futures.following(source);
+        source.handle((value, failure) -> {
             try {
                 if (failure == null) {
                     result.complete(convert.apply(value));
@@ -156,11 +157,7 @@ final class FdbTransaction implements KvTransaction {
             } catch (Throwable t) {
                 result.completeExceptionally(t);
             }
-        });
-        result.whenComplete((value, failure) -> {
-            if (result.isCancelled()) {
-                source.cancel(false);
-            }
+            return null;
         });
         return result;
     }
