@@ -19,9 +19,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One attempt, executed on the committer thread inside the batch's SQLite transaction and under a
- * savepoint of its own. Writes go straight to SQLite, so reads see them (read-your-writes and
- * range merging come for free) and a failed body is undone by rolling back to its savepoint.
+ * One attempt, executed on the committer thread inside the batch's SQLite transaction and, once it
+ * writes, under a savepoint of its own. Writes go straight to SQLite, so reads see them
+ * (read-your-writes and range merging come for free) and a failed body is undone by rolling back
+ * to its savepoint. A body that only reads (a {@code GET}, an accept that finds nothing) takes
+ * none: there is nothing to undo.
  * Transactions run one after another, so every read is serializable and snapshot reads and
  * explicit read conflicts need nothing more.
  *
@@ -54,6 +56,8 @@ final class EmbeddedTransaction implements KvTransaction {
     private final UnreadableWrites unreadable;
     private long bytesWritten;
     private boolean wrote;
+    /** Whether the savepoint is taken: just before the first statement that writes. */
+    private boolean savepoint;
     private SQLException storeFailure;
 
     EmbeddedTransaction(SqliteKeySpace keys, BatchAdds adds, String storeName, Versionstamp stamp, long deadlineNanos) {
@@ -114,6 +118,7 @@ final class EmbeddedTransaction implements KvTransaction {
             return;
         }
         try {
+            beforeWrite();
             keys.put(key, value);
         } catch (SQLException e) {
             throw storeFailed(e); // the transaction fails: what touched holds no longer matters
@@ -125,6 +130,7 @@ final class EmbeddedTransaction implements KvTransaction {
     public void clear(byte[] key) {
         checkWrite(key, null);
         try {
+            beforeWrite();
             keys.delete(key);
         } catch (SQLException e) {
             throw storeFailed(e);
@@ -143,6 +149,7 @@ final class EmbeddedTransaction implements KvTransaction {
         checkWrite(begin, null);
         checkWrite(end, null);
         try {
+            beforeWrite();
             keys.deleteRange(begin, end);
         } catch (SQLException e) {
             throw storeFailed(e);
@@ -207,6 +214,7 @@ final class EmbeddedTransaction implements KvTransaction {
     void writeDeferred() {
         try {
             for (Map.Entry<ByteBuffer, byte[]> write : unreadable.values().entrySet()) {
+                beforeWrite();
                 keys.put(write.getKey().array(), write.getValue());
             }
         } catch (SQLException e) {
@@ -252,6 +260,19 @@ final class EmbeddedTransaction implements KvTransaction {
         }
         watches.add(watch);
         return watch.future();
+    }
+
+    /** Takes the savepoint a failed body is rolled back to, if this is the body's first write to SQLite. */
+    private void beforeWrite() throws SQLException {
+        if (!savepoint) {
+            keys.savepoint();
+            savepoint = true;
+        }
+    }
+
+    /** Whether the body wrote to SQLite, under a savepoint the committer must release or roll back to. */
+    boolean hasSavepoint() {
+        return savepoint;
     }
 
     private void checkWrite(byte[] key, byte[] value) {

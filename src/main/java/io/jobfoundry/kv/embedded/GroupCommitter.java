@@ -203,18 +203,21 @@ final class GroupCommitter implements Runnable {
             committedVersion = version;
         }
         batchSizes.accept(started.size());
-        acknowledger.committed(committed(started), answerInline(started.size()));
+        CommittedBatch committed = committed(started);
+        acknowledger.committed(committed, answerInline(committed, started.size()));
     }
 
     /**
      * Whether this thread answers a batch of {@code size} transactions itself: always with
-     * durability os (there is nothing to sync), and for a lone commit (one transaction, nothing
-     * waiting) rather than wake the acknowledger's thread for it. A larger batch means concurrent
-     * clients, whose next requests are likely on their way: syncing here would keep them waiting
-     * for the sync before their batch could even start.
+     * durability os, and for a batch with nothing to sync (reads, leases, heartbeats), for there is
+     * nothing to wait for but the answers; for a lone commit (one transaction, nothing waiting)
+     * too, rather than wake the acknowledger's thread for it. A larger batch to sync means
+     * concurrent clients, whose next requests are likely on their way: syncing here would keep
+     * them waiting for the sync before their batch could even start. (The acknowledger still
+     * takes the batch if one handed to it before is not answered yet: answers keep their order.)
      */
-    private boolean answerInline(int size) {
-        return !fsync || (size <= 1 && queue.isEmpty());
+    private boolean answerInline(CommittedBatch batch, int size) {
+        return !fsync || !batch.needsSync() || (size <= 1 && queue.isEmpty());
     }
 
     /**
@@ -246,15 +249,13 @@ final class GroupCommitter implements Runnable {
         return new CommittedBatch(answered, needsSync, watchValues);
     }
 
-    /** Runs one body under a savepoint; answers the SQLite failure that breaks the batch, if any. */
+    /**
+     * Runs one body (under a savepoint once it writes: {@link EmbeddedTransaction}); answers the
+     * SQLite failure that breaks the batch, if any.
+     */
     private <T> SQLException execute(CommitRequest<T> request, Versionstamp stamp) {
         EmbeddedTransaction tx = new EmbeddedTransaction(keys, adds, storeName, stamp, request.deadlineNanos);
         request.tx = tx;
-        try {
-            keys.savepoint();
-        } catch (SQLException e) {
-            return e;
-        }
         Throwable failure = null;
         inBody = true;
         try {
@@ -272,12 +273,16 @@ final class GroupCommitter implements Runnable {
         }
         try {
             if (failure == null) {
-                keys.releaseSavepoint();
+                if (tx.hasSavepoint()) {
+                    keys.releaseSavepoint();
+                }
                 adds.release();
                 tx.watches().forEach(watches::arm);
                 request.succeeded = true;
             } else {
-                keys.rollbackToSavepoint();
+                if (tx.hasSavepoint()) {
+                    keys.rollbackToSavepoint();
+                }
                 adds.rollback();
                 StoreException notCommitted = new StoreException("the transaction was not committed", storeName, failure);
                 tx.watches().forEach(w -> w.future().completeExceptionally(notCommitted));
@@ -352,7 +357,8 @@ final class GroupCommitter implements Runnable {
             }
         }
         if (!failedBodies.isEmpty()) {
-            acknowledger.committed(CommittedBatch.failedBodies(failedBodies), answerInline(batch.size()));
+            CommittedBatch failed = CommittedBatch.failedBodies(failedBodies);
+            acknowledger.committed(failed, answerInline(failed, batch.size()));
         }
     }
 

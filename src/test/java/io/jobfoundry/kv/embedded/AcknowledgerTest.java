@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -139,6 +140,50 @@ class AcknowledgerTest {
         first.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         second.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         holder.get(TIMEOUT_SECONDS, TimeUnit.SECONDS); // answered with them or before them
+    }
+
+    /**
+     * A batch with nothing to sync (reads here; leases and heartbeats alike) is answered by the
+     * committer itself, however many it holds: there is no sync to keep off the committer, and a
+     * hand-over would only add a thread wake-up to every answer.
+     */
+    @Test
+    void aBatchOfReadsIsAnsweredByTheCommitterWithoutASync() throws Exception {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch watched = new CountDownLatch(1);
+        CompletableFuture<Object> holder = store.runOnceAsync(tx -> {
+            holding.countDown();
+            awaitQueued(2);
+            await(watched);
+            return null;
+        }, TX_TIMEOUT, Sync.ON_COMMIT);
+        assertTrue(holding.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the holding transaction did not start");
+        List<String> answeredOn = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<byte[]>> answers = new ArrayList<>();
+        for (String key : List.of("a", "b")) {
+            // Registered before the committer may run the reads, so the callback runs where the read is answered.
+            answers.add(store.runOnceAsync(tx -> tx.get(bytes(key)), TX_TIMEOUT, Sync.ON_COMMIT)
+                    .whenComplete((value, failure) -> answeredOn.add(Thread.currentThread().getName())));
+        }
+        watched.countDown();
+
+        for (CompletableFuture<byte[]> answer : answers) {
+            answer.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+        holder.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(List.of(COMMITTER, COMMITTER), answeredOn);
+        assertEquals(List.of(), log.syncedOn, "reads synced the log");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new AssertionError("the test did not release the holding transaction");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     private CompletableFuture<Object> write(String key) {

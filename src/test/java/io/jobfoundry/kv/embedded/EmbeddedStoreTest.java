@@ -286,6 +286,53 @@ class EmbeddedStoreTest extends KvStoreContract {
         }
     }
 
+    /**
+     * A body takes its savepoint only when it first writes: one that throws before writing has
+     * nothing to roll back, and the writes before and after it in the batch stand.
+     */
+    @Test
+    void aBodyThatThrowsBeforeWritingLeavesTheRestOfItsBatch() throws Exception {
+        LongAccumulator largestBatch = reopenMeasuringBatches("savepoints.db");
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Object> holder = holdCommitter(pool, release);
+            CompletableFuture<Object> before = store.runOnceAsync(tx -> {
+                tx.set(key("before"), bytes("kept"));
+                return null;
+            }, Duration.ofSeconds(30), Sync.ON_COMMIT);
+            CompletableFuture<Object> refused = store.runOnceAsync(tx -> {
+                tx.get(key("before"));
+                throw new IllegalStateException("refused after reading");
+            }, Duration.ofSeconds(30), Sync.ON_COMMIT);
+            CompletableFuture<Object> undone = store.runOnceAsync(tx -> {
+                tx.set(key("undone"), bytes("never seen"));
+                throw new IllegalStateException("refused after writing");
+            }, Duration.ofSeconds(30), Sync.ON_COMMIT);
+            CompletableFuture<Object> after = store.runOnceAsync(tx -> {
+                tx.set(key("after"), bytes("kept"));
+                return null;
+            }, Duration.ofSeconds(30), Sync.ON_COMMIT);
+            awaitQueued(4);
+            release.countDown();
+            holder.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            before.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            after.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            for (CompletableFuture<Object> failed : List.of(refused, undone)) {
+                var thrown = assertThrows(ExecutionException.class, () -> failed.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+                assertTrue(thrown.getCause() instanceof IllegalStateException, thrown.getCause().toString());
+            }
+            assertEquals(4, largestBatch.get(), "the four shared one batch");
+            assertArrayEquals(bytes("kept"), runner.run(tx -> tx.get(key("before"))));
+            assertArrayEquals(bytes("kept"), runner.run(tx -> tx.get(key("after"))));
+            assertNull(runner.run(tx -> tx.get(key("undone"))));
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void anAsynchronousCommitTheCommitterNeverReachesFailsAfterItsTimeoutAndIsNeverRun() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
