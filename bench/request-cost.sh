@@ -7,7 +7,9 @@
 #   create  POST /v1/jobs/{type} with a small JSON body
 # Each is driven by wrk (16 connections, 2 threads) for a fixed time, once every shape has had its
 # warm-up; the service's CPU is read from /proc/PID/stat (utime + stime, every thread) before and
-# after the measured run, and divided by the requests wrk completed. The applications run one at a
+# after the measured run, and divided by the requests wrk completed; the same is printed for the
+# event loops, the worker threads and the embedded store's threads alone (/proc/PID/task), so that
+# a change to one part shows beside the whole, whose rounds swing more. The applications run one at a
 # time, alternately round by round, each on a fresh store, so a busy machine slows them alike.
 #
 #   bench/request-cost.sh                    # the bare application and the working tree
@@ -151,6 +153,29 @@ seed_job() {
 # 15 of /proc/PID/stat, counted after the command name, which may hold spaces.
 cpu_ticks() { sed 's/^.*) /pid comm /' "/proc/$1/stat" | awk '{print $14 + $15}'; }
 
+# The same ticks of process $1's threads by role, from /proc/PID/task/*/stat: "<event loops> <worker
+# threads> <store>" (Vert.x' event loops, Quarkus' worker pool, the embedded store's committer and
+# acknowledger; a thread's name is cut to 15 characters there). The rest (GC, the JIT, threads
+# that ended) is the process' total less these.
+thread_ticks() {
+  local task stat name fields loops=0 workers=0 store=0
+  for task in /proc/"$1"/task/*; do
+    stat=$(cat "$task/stat" 2>/dev/null) || continue
+    name=${stat#*(}
+    name=${name%)*}
+    read -ra fields <<<"${stat##*) }"
+    case $name in
+      vert.x-eventloo*) loops=$((loops + fields[11] + fields[12])) ;;
+      executor-thread*) workers=$((workers + fields[11] + fields[12])) ;;
+      jobfoundry-embe*) store=$((store + fields[11] + fields[12])) ;;
+    esac
+  done
+  echo "$loops $workers $store"
+}
+
+# µs of CPU per request: $1 ticks over $2 requests.
+per_request() { awk -v t="$1" -v n="$2" -v hz="$TICKS" 'BEGIN {printf "%.1f", t * 1e6 / hz / n}'; }
+
 # Runs wrk for shape $1 against $APP_URL for $2 seconds; prints "<requests> <requests/s> <non-2xx>".
 run_wrk() {
   local shape=$1 seconds=$2 url args=()
@@ -181,18 +206,24 @@ for round in $(seq "$ROUNDS"); do
       run_wrk "$shape" "$WARMUP" >/dev/null
     done
     for shape in $SHAPES; do
+      read -r loops0 workers0 store0 < <(thread_ticks "$APP_PID")
       before=$(cpu_ticks "$APP_PID")
       read -r requests rate bad < <(run_wrk "$shape" "$DURATION")
       after=$(cpu_ticks "$APP_PID")
+      read -r loops1 workers1 store1 < <(thread_ticks "$APP_PID")
       expected_bad=0
       [ "$shape" = 404 ] && expected_bad=$requests
       [ "$bad" -eq "$expected_bad" ] || die "$shape: $bad of $requests answers had an unexpected status; see $OUT/app-$i.log"
-      micros=$(awk -v t=$((after - before)) -v n="$requests" -v hz="$TICKS" 'BEGIN {printf "%.1f", t * 1e6 / hz / n}')
-      printf 'round %d, %-40s %-6s %8.0f requests/s  %6s µs of service CPU per request  (load %s)\n' "$round" \
-        "${labels[$i]}:" "$shape" "$rate" "$micros" "$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$OUT/rounds.txt" >&2
-      printf '{"round":%d,"app":"%s","shape":"%s","requests":%d,"requestsPerSecond":%s,"cpuMicrosPerRequest":%s,"load":%s}\n' \
-        "$round" "${labels[$i]}" "$shape" "$requests" "$rate" "$micros" "$(cut -d' ' -f1 /proc/loadavg)" \
-        >>"$OUT/results.jsonl"
+      micros=$(per_request $((after - before)) "$requests")
+      loops=$(per_request $((loops1 - loops0)) "$requests")
+      workers=$(per_request $((workers1 - workers0)) "$requests")
+      store=$(per_request $((store1 - store0)) "$requests")
+      printf 'round %d, %-40s %-6s %8.0f requests/s  %6s µs of service CPU per request (event loops %s, workers %s, store %s)  (load %s)\n' \
+        "$round" "${labels[$i]}:" "$shape" "$rate" "$micros" "$loops" "$workers" "$store" "$(cut -d' ' -f1 /proc/loadavg)" \
+        | tee -a "$OUT/rounds.txt" >&2
+      printf '{"round":%d,"app":"%s","shape":"%s","requests":%d,"requestsPerSecond":%s,"cpuMicrosPerRequest":%s,"eventLoopMicros":%s,"workerMicros":%s,"storeMicros":%s,"load":%s}\n' \
+        "$round" "${labels[$i]}" "$shape" "$requests" "$rate" "$micros" "$loops" "$workers" "$store" \
+        "$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT/results.jsonl"
     done
     stop_pid "$APP_PID"
   done
@@ -203,14 +234,17 @@ field() { # field <app label> <shape> <json key>: that key of every matching run
   grep -F "\"app\":\"$1\"" "$OUT/results.jsonl" | grep -F "\"shape\":\"$2\"" | sed -n "s/.*\"$3\":\([0-9.]*\).*/\1/p"
 }
 {
-  printf '%-40s %-7s %12s %14s %10s   %s\n' app shape requests/s "CPU µs/req" "× bare" "runs (µs)"
+  printf '%-40s %-7s %12s %14s %10s %9s %9s %9s   %s\n' app shape requests/s "CPU µs/req" "× bare" "loops" "workers" \
+    "store" "runs (µs)"
   for shape in $SHAPES; do
     bare=$(field bare "$shape" cpuMicrosPerRequest | median)
     for i in "${!apps[@]}"; do
       cpu=$(field "${labels[$i]}" "$shape" cpuMicrosPerRequest | median)
-      printf '%-40s %-7s %12.0f %14s %10s   %s\n' "${labels[$i]}" "$shape" \
+      printf '%-40s %-7s %12.0f %14s %10s %9s %9s %9s   %s\n' "${labels[$i]}" "$shape" \
         "$(field "${labels[$i]}" "$shape" requestsPerSecond | median)" "$cpu" \
         "$(awk -v a="$cpu" -v b="$bare" 'BEGIN {printf "%.2f", a / b}')" \
+        "$(field "${labels[$i]}" "$shape" eventLoopMicros | median)" "$(field "${labels[$i]}" "$shape" workerMicros | median)" \
+        "$(field "${labels[$i]}" "$shape" storeMicros | median)" \
         "$(field "${labels[$i]}" "$shape" cpuMicrosPerRequest | paste -sd' ')"
     done
   done
