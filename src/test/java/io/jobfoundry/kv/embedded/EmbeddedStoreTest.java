@@ -16,6 +16,7 @@ import io.jobfoundry.kv.RetriesExhaustedException;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.Sync;
+import io.jobfoundry.kv.TransactionBody;
 import io.jobfoundry.kv.TransactionRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -238,52 +239,36 @@ class EmbeddedStoreTest extends KvStoreContract {
      */
     @Test
     void transactionsOfOneBatchSeeEachOthersAddsAndARollbackTakesItsOwnBack() throws Exception {
-        LongAccumulator largestBatch = reopenMeasuringBatches("adds.db");
-        CountDownLatch release = new CountDownLatch(1);
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try {
-            Future<Object> holder = holdCommitter(pool, release);
-            // Queued one by one, so they run in this order, in the batch after the holder's.
-            List<CompletableFuture<Object>> steps = new ArrayList<>();
-            steps.add(store.runOnceAsync(tx -> {
-                tx.add(key("n"), 1);
-                tx.add(key("gone"), 5);
-                return null;
-            }, Duration.ofSeconds(30), Sync.ON_COMMIT));
-            steps.add(store.runOnceAsync(tx -> littleEndian(tx.get(key("n"))), Duration.ofSeconds(30), Sync.ON_COMMIT));
-            steps.add(store.runOnceAsync(tx -> {
-                tx.add(key("n"), 10);
-                tx.set(key("gone"), bytes("replaced"));
-                tx.add(key("never"), 1);
-                throw new IllegalStateException("rolled back");
-            }, Duration.ofSeconds(30), Sync.ON_COMMIT));
-            steps.add(store.runOnceAsync(tx -> tx.getRange(key("a"), key("z"), 0).size() * 100
-                    + littleEndian(tx.get(key("n"))) * 10 + littleEndian(tx.get(key("gone"))),
-                    Duration.ofSeconds(30), Sync.ON_COMMIT));
-            steps.add(store.runOnceAsync(tx -> {
-                tx.clearRange(key("gone"), key("gonf"));
-                tx.add(key("n"), 100);
-                return null;
-            }, Duration.ofSeconds(30), Sync.ON_COMMIT));
-            awaitQueued(5);
-            release.countDown();
-            holder.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        List<CompletableFuture<Object>> steps = inOneBatch("adds.db", List.of(
+                tx -> {
+                    tx.add(key("n"), 1);
+                    tx.add(key("gone"), 5);
+                    return null;
+                },
+                tx -> littleEndian(tx.get(key("n"))),
+                tx -> {
+                    tx.add(key("n"), 10);
+                    tx.set(key("gone"), bytes("replaced"));
+                    tx.add(key("never"), 1);
+                    throw new IllegalStateException("rolled back");
+                },
+                tx -> tx.getRange(key("a"), key("z"), 0).size() * 100
+                        + littleEndian(tx.get(key("n"))) * 10 + littleEndian(tx.get(key("gone"))),
+                tx -> {
+                    tx.clearRange(key("gone"), key("gonf"));
+                    tx.add(key("n"), 100);
+                    return null;
+                }));
 
-            assertEquals(1L, steps.get(1).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "a later transaction reads the add");
-            var rolledBack = assertThrows(ExecutionException.class,
-                    () -> steps.get(2).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
-            assertTrue(rolledBack.getCause() instanceof IllegalStateException);
-            assertEquals(2L * 100 + 1 * 10 + 5, steps.get(3).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
-                    "two keys, n = 1 and gone = 5: the rolled-back adds and set are not seen");
-            steps.get(4).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            assertEquals(5, largestBatch.get(), "the five shared one batch");
-            assertEquals(101, littleEndian(runner.run(tx -> tx.get(key("n")))));
-            assertNull(runner.run(tx -> tx.get(key("gone"))));
-            assertNull(runner.run(tx -> tx.get(key("never"))));
-        } finally {
-            release.countDown();
-            pool.shutdownNow();
-        }
+        assertEquals(1L, steps.get(1).get(), "a later transaction reads the add");
+        var rolledBack = assertThrows(ExecutionException.class, () -> steps.get(2).get());
+        assertTrue(rolledBack.getCause() instanceof IllegalStateException);
+        assertEquals(2L * 100 + 1 * 10 + 5, steps.get(3).get(),
+                "two keys, n = 1 and gone = 5: the rolled-back adds and set are not seen");
+        steps.get(4).get();
+        assertEquals(101, littleEndian(runner.run(tx -> tx.get(key("n")))));
+        assertNull(runner.run(tx -> tx.get(key("gone"))));
+        assertNull(runner.run(tx -> tx.get(key("never"))));
     }
 
     /**
@@ -292,45 +277,33 @@ class EmbeddedStoreTest extends KvStoreContract {
      */
     @Test
     void aBodyThatThrowsBeforeWritingLeavesTheRestOfItsBatch() throws Exception {
-        LongAccumulator largestBatch = reopenMeasuringBatches("savepoints.db");
-        CountDownLatch release = new CountDownLatch(1);
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try {
-            Future<Object> holder = holdCommitter(pool, release);
-            CompletableFuture<Object> before = store.runOnceAsync(tx -> {
-                tx.set(key("before"), bytes("kept"));
-                return null;
-            }, Duration.ofSeconds(30), Sync.ON_COMMIT);
-            CompletableFuture<Object> refused = store.runOnceAsync(tx -> {
-                tx.get(key("before"));
-                throw new IllegalStateException("refused after reading");
-            }, Duration.ofSeconds(30), Sync.ON_COMMIT);
-            CompletableFuture<Object> undone = store.runOnceAsync(tx -> {
-                tx.set(key("undone"), bytes("never seen"));
-                throw new IllegalStateException("refused after writing");
-            }, Duration.ofSeconds(30), Sync.ON_COMMIT);
-            CompletableFuture<Object> after = store.runOnceAsync(tx -> {
-                tx.set(key("after"), bytes("kept"));
-                return null;
-            }, Duration.ofSeconds(30), Sync.ON_COMMIT);
-            awaitQueued(4);
-            release.countDown();
-            holder.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        List<CompletableFuture<Object>> outcomes = inOneBatch("savepoints.db", List.of(
+                tx -> {
+                    tx.set(key("before"), bytes("kept"));
+                    return null;
+                },
+                tx -> {
+                    tx.get(key("before"));
+                    throw new IllegalStateException("refused after reading");
+                },
+                tx -> {
+                    tx.set(key("undone"), bytes("never seen"));
+                    throw new IllegalStateException("refused after writing");
+                },
+                tx -> {
+                    tx.set(key("after"), bytes("kept"));
+                    return null;
+                }));
 
-            before.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            after.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            for (CompletableFuture<Object> failed : List.of(refused, undone)) {
-                var thrown = assertThrows(ExecutionException.class, () -> failed.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
-                assertTrue(thrown.getCause() instanceof IllegalStateException, thrown.getCause().toString());
-            }
-            assertEquals(4, largestBatch.get(), "the four shared one batch");
-            assertArrayEquals(bytes("kept"), runner.run(tx -> tx.get(key("before"))));
-            assertArrayEquals(bytes("kept"), runner.run(tx -> tx.get(key("after"))));
-            assertNull(runner.run(tx -> tx.get(key("undone"))));
-        } finally {
-            release.countDown();
-            pool.shutdownNow();
+        outcomes.get(0).get();
+        outcomes.get(3).get();
+        for (CompletableFuture<Object> failed : outcomes.subList(1, 3)) {
+            var thrown = assertThrows(ExecutionException.class, failed::get);
+            assertTrue(thrown.getCause() instanceof IllegalStateException, thrown.getCause().toString());
         }
+        assertArrayEquals(bytes("kept"), runner.run(tx -> tx.get(key("before"))));
+        assertArrayEquals(bytes("kept"), runner.run(tx -> tx.get(key("after"))));
+        assertNull(runner.run(tx -> tx.get(key("undone"))));
     }
 
     @Test
@@ -517,6 +490,34 @@ class EmbeddedStoreTest extends KvStoreContract {
         store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve(file)), largestBatch::accumulate);
         runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
         return largestBatch;
+    }
+
+    /**
+     * Runs {@code bodies} in one batch, in their order, on a store reopened at {@code file}: queued
+     * one by one while the committer is held. Answers their outcomes, every one complete.
+     */
+    private List<CompletableFuture<Object>> inOneBatch(String file, List<TransactionBody<Object>> bodies)
+            throws Exception {
+        LongAccumulator largestBatch = reopenMeasuringBatches(file);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Object> holder = holdCommitter(pool, release);
+            List<CompletableFuture<Object>> outcomes = new ArrayList<>();
+            for (TransactionBody<Object> body : bodies) {
+                outcomes.add(store.runOnceAsync(body, Duration.ofSeconds(30), Sync.ON_COMMIT));
+            }
+            awaitQueued(bodies.size());
+            release.countDown();
+            holder.get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            CompletableFuture.allOf(outcomes.stream().map(outcome -> outcome.handle((value, failure) -> null))
+                    .toArray(CompletableFuture[]::new)).get(EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            assertEquals(bodies.size(), largestBatch.get(), "the transactions shared one batch");
+            return outcomes;
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
     }
 
     /**
