@@ -25,11 +25,11 @@ import org.jboss.logging.Logger;
  *
  * <p>A lone commit (a batch of one, with no transaction waiting behind it, and no batch handed
  * here still waiting) the committer acknowledges itself, sync included: at low load a hand-over to
- * this thread would only add a thread wake-up to every commit. So it does a batch with nothing to
- * sync (reads, leases, heartbeats), again when no batch handed here is still waiting. A larger
- * batch to sync comes from concurrent clients, whose next requests are likely on their way, so its
- * sync comes here and the committer stays free for them. With durability {@code os} there is
- * nothing to sync, and the committer answers every batch itself.
+ * this thread would only add a thread wake-up to every commit. It answers a batch with nothing to
+ * sync (reads, leases, heartbeats) itself too, again only when no batch handed here still waits.
+ * A larger batch to sync comes from concurrent clients, whose next requests are likely on their
+ * way, so its sync comes here and the committer stays free for them. With durability {@code os}
+ * there is nothing to sync, and the committer answers every batch itself.
  * Whoever holds {@link #acknowledging} drains the queue to the end, so acknowledgements never
  * overtake one another.
  *

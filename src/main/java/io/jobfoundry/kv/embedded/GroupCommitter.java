@@ -19,9 +19,10 @@ import java.util.function.LongConsumer;
 
 /**
  * Group commit, the way FoundationDB batches commits: the committer thread takes every transaction
- * waiting, runs their bodies back to back inside one SQLite transaction (each under its own
- * savepoint, so a body that throws is undone alone) and commits the whole batch at once. If the
- * batch cannot be written, every transaction in it fails retryably and none is half-applied.
+ * waiting, runs their bodies back to back inside one SQLite transaction (each, once it writes,
+ * under its own savepoint, so a body that throws is undone alone) and commits the whole batch at
+ * once. If the batch cannot be written, every transaction in it fails retryably and none is
+ * half-applied.
  * Atomic adds are summed per key over the batch and written once before the commit
  * ({@link BatchAdds}). The commit writes the log without waiting for the disk; the
  * {@link Acknowledger} syncs it and answers the batch, while this thread runs the next one.

@@ -62,8 +62,7 @@ final class SqliteKeySpace implements AutoCloseable {
         savepoint = connection.prepareStatement("SAVEPOINT tx");
         rollbackToSavepoint = connection.prepareStatement("ROLLBACK TO tx");
         releaseSavepoint = connection.prepareStatement("RELEASE tx");
-        // Prepared like the rest: every batch runs both, and a batch of reads alone cost the
-        // committer little more than compiling them anew.
+        // Prepared like the rest rather than compiled anew for every batch, which runs both.
         begin = connection.prepareStatement("BEGIN");
         commit = connection.prepareStatement("COMMIT");
     }
