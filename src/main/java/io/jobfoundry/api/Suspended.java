@@ -23,12 +23,7 @@ final class Suspended {
     }
 
     static <T, R> CompletableFuture<R> map(CompletionStage<T> source, Function<T, R> answer) {
-        CompletableFuture<R> result = Futures.following(source);
-        source.handle((value, failure) -> {
-            settle(result, value, failure, answer);
-            return null;
-        });
-        return result;
+        return answerOn(source, answer, null);
     }
 
     /**
@@ -37,13 +32,14 @@ final class Suspended {
      * written on the event loop that read the request instead, with no worker thread in between.
      */
     static <T, R> CompletableFuture<R> onRequestContext(CompletionStage<T> source, Function<T, R> answer) {
-        Context context = Vertx.currentContext();
-        if (context == null) {
-            return map(source, answer);
-        }
+        return answerOn(source, answer, Vertx.currentContext());
+    }
+
+    /** The answer, settled where {@code source} completes, or on {@code context} if there is one and that is elsewhere. */
+    private static <T, R> CompletableFuture<R> answerOn(CompletionStage<T> source, Function<T, R> answer, Context context) {
         CompletableFuture<R> result = Futures.following(source);
         source.handle((value, failure) -> {
-            if (Vertx.currentContext() == context) {
+            if (context == null || Vertx.currentContext() == context) {
                 settle(result, value, failure, answer);
             } else {
                 context.runOnContext(ignored -> settle(result, value, failure, answer));
