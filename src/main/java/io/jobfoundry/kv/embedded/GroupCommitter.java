@@ -209,16 +209,16 @@ final class GroupCommitter implements Runnable {
     }
 
     /**
-     * Whether this thread answers a batch of {@code size} transactions itself: always with
-     * durability os, and for a batch with nothing to sync (reads, leases, heartbeats), for there is
-     * nothing to wait for but the answers; for a lone commit (one transaction, nothing waiting)
-     * too, rather than wake the acknowledger's thread for it. A larger batch to sync means
-     * concurrent clients, whose next requests are likely on their way: syncing here would keep
-     * them waiting for the sync before their batch could even start. (The acknowledger still
-     * takes the batch if one handed to it before is not answered yet: answers keep their order.)
+     * Whether this thread answers a batch of {@code size} transactions itself: a batch with nothing
+     * to sync (reads, leases, heartbeats; every batch with durability os), for there is nothing to
+     * wait for but the answers; and a lone commit (one transaction, nothing waiting), rather than
+     * wake the acknowledger's thread for it. A larger batch to sync means concurrent clients, whose
+     * next requests are likely on their way: syncing here would keep them waiting for the sync
+     * before their batch could even start. (The acknowledger still takes the batch if one handed
+     * to it before is not answered yet: answers keep their order.)
      */
     private boolean answerInline(CommittedBatch batch, int size) {
-        return !fsync || !batch.needsSync() || (size <= 1 && queue.isEmpty());
+        return !batch.needsSync() || (size <= 1 && queue.isEmpty());
     }
 
     /**
