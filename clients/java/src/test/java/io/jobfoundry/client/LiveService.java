@@ -1,6 +1,7 @@
 package io.jobfoundry.client;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -56,14 +57,21 @@ final class LiveService {
      * {@code /q/metrics} with the token. A worker's accept is only seen to have left once the service
      * has noticed its connection close, which comes a moment after the worker returned.
      */
-    static int waitingAccepts() throws IOException, InterruptedException {
+    static int waitingAccepts() {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url() + "/q/metrics"));
         String token = System.getenv("JOBFOUNDRY_TOKEN");
         if (token != null && !token.isBlank()) {
             request.header("Authorization", "Bearer " + token);
         }
-        HttpResponse<String> metrics = HttpClient.newHttpClient().send(request.build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> metrics;
+        try {
+            metrics = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
         return metrics.body().lines().filter(line -> line.startsWith("jobfoundry_waits_accepts "))
                 .mapToInt(line -> (int) Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim()))
                 .findFirst().orElseThrow(() -> new AssertionError("no jobfoundry_waits_accepts in /q/metrics: "

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -187,17 +186,6 @@ class WorkerIT {
         }
     }
 
-    private static int waitingAccepts() {
-        try {
-            return LiveService.waitingAccepts();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Test
     void shutdownAbandonsAWaitingAcceptWithoutTakingAJob() throws Exception {
         String type = LiveService.quickType(client, "idle");
@@ -205,13 +193,13 @@ class WorkerIT {
         int othersWaiting = LiveService.waitingAccepts();
         Worker worker = Worker.builder(client, ctx -> handled.incrementAndGet(), type)
                 .acceptWait(Duration.ofSeconds(60)).build().start();
-        LiveService.awaitTrue(() -> waitingAccepts() > othersWaiting, LONG, "the accept waits on the service");
+        LiveService.awaitTrue(() -> LiveService.waitingAccepts() > othersWaiting, LONG, "the accept waits on the service");
         long start = System.nanoTime();
         assertTrue(worker.shutdown(Duration.ofSeconds(10)));
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10), "did not wait out the accept");
         // The job is made once the service has seen the cut accept's connection close: made before,
         // it could be handed to that accept, whose answer no one reads.
-        LiveService.awaitTrue(() -> waitingAccepts() <= othersWaiting, LONG, "the cut accept left the service");
+        LiveService.awaitTrue(() -> LiveService.waitingAccepts() <= othersWaiting, LONG, "the cut accept left the service");
         Job job = client.create(type, JobSpec.empty());
         Thread.sleep(500);
         assertEquals(JobState.PENDING, client.get(type, job.id()).orElseThrow().state(),
