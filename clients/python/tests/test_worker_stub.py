@@ -274,7 +274,7 @@ class WorkerStubTest(unittest.TestCase):
     def test_batches_refused_whole_are_sent_item_by_item_not_again_as_they_were(self):
         # Job b's progress is too large for the service: the heartbeat batch that carries it is refused whole
         # (400 naming it), and so is the finish batch (a plain 400). Neither may be sent again as it was.
-        a_finishing, accepts = threading.Event(), []
+        a_finishing, accepts, entered = threading.Event(), [], set()
         too_big = {"type": "tag:jobfoundry.io,2026:problem/data-too-large", "status": 413, "detail": "too large"}
 
         def answer(r):
@@ -297,8 +297,7 @@ class WorkerStubTest(unittest.TestCase):
                 return 413, too_big, NO_HEADERS
             if r.path == "/v1/jobs/t/a/finish":  # a's finish waits until b's and c's are both queued
                 a_finishing.set()
-                await_true(lambda: not any(t.name.endswith(("-handler-b", "-handler-c"))
-                                           for t in threading.enumerate()), 5)
+                await_true(lambda: handlers_returned(entered, "b", "c"), 5)
             return 200, job("t", "x", "running"), NO_HEADERS
 
         def refused_and_kept():
@@ -306,6 +305,7 @@ class WorkerStubTest(unittest.TestCase):
                     and {"lease": "L-b"} in [r.json() for r in stub.paths("/v1/jobs/t/b/heartbeat")])
 
         def handler(ctx):
+            entered.add(ctx.job.id)
             if ctx.job.id == "b":
                 ctx.progress({"big": "pretend this is 70 KB"})
             # Beating together until the refused batch and b's lease kept without its progress were seen, not for a
@@ -332,7 +332,7 @@ class WorkerStubTest(unittest.TestCase):
     def test_finishes_the_service_refuses_fail_their_jobs_saying_why_and_the_others_go_through(self):
         # b's result is over the data limit and c's exception message holds a lone surrogate (a file name read
         # with surrogateescape); the service, like the real one, refuses a batch with such an item whole.
-        accepts, a_finishing = [], threading.Event()
+        accepts, a_finishing, entered = [], threading.Event(), set()
 
         def problems(item):
             if "big" in (item.get("data") or {}):
@@ -362,11 +362,11 @@ class WorkerStubTest(unittest.TestCase):
                                  "detail": problems(r.json())}, NO_HEADERS
                 if r.path == "/v1/jobs/t/a/finish":  # a's finish waits until the others' are all queued
                     a_finishing.set()
-                    await_true(lambda: not any(t.name.endswith(("-handler-b", "-handler-c", "-handler-d"))
-                                               for t in threading.enumerate()), 5)
+                    await_true(lambda: handlers_returned(entered, "b", "c", "d"), 5)
             return 200, job("t", "x", "running"), NO_HEADERS
 
         def handler(ctx):
+            entered.add(ctx.job.id)
             if ctx.job.id != "a":
                 a_finishing.wait(5)
             if ctx.job.id == "b":
@@ -397,3 +397,10 @@ class WorkerStubTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def handlers_returned(entered, *ids: str) -> bool:
+    """Whether the handlers of jobs ``ids`` have all run and returned, so that their finishes are queued. Their
+    threads gone is not enough alone: a thread the worker has not started yet is not there either."""
+    return set(ids) <= entered and not any(t.name.endswith(tuple(f"-handler-{i}" for i in ids))
+                                           for t in threading.enumerate())
