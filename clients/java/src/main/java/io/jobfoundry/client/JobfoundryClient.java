@@ -14,9 +14,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The Jobfoundry HTTP API: producer calls (create, put, batch create, get, waitFor, cancel, remove), type
- * settings, and the processor calls a {@link Worker} is built on (accept, heartbeat, finish, singly and in
- * batches). Thread-safe; share one per service.
+ * The Jobfoundry HTTP API: producer calls (create, put, batch create, get, waitFor, update, resubmit, cancel,
+ * remove), type settings, the processor calls a {@link Worker} is built on (accept, heartbeat, finish, singly and
+ * in batches), and the operator's calls ({@link #operations()}). Thread-safe; share one per service.
  *
  * <p>Calls that may be repeated without changing their effect are retried by the {@link RetryPolicy} after a
  * {@code 503} or a lost connection. {@link #create} and batch items without an id add a job each time they
@@ -29,9 +29,11 @@ public final class JobfoundryClient {
     static final Duration MAX_SERVER_WAIT = Duration.ofMinutes(5);
 
     private final Transport transport;
+    private final Operations operations;
 
     private JobfoundryClient(Transport transport) {
         this.transport = transport;
+        this.operations = new Operations(transport);
     }
 
     /**
@@ -167,6 +169,40 @@ public final class JobfoundryClient {
     }
 
     /**
+     * Changes some of a job's members ({@code PATCH /v1/jobs/{type}/{id}}): {@code priority}, {@code repeat} and
+     * {@code maxAttempts} of any job, and {@code scheduledAt}, {@code data} and {@code group} of a pending one;
+     * members left out keep their value.
+     *
+     * @param type the job's type
+     * @param id the job's id
+     * @param changes the members to change, e.g. {@code JobSpec.empty().priority(Priority.HIGH)}
+     * @return the job as it is now
+     * @throws ProblemException 404 if there is no such job, 409 for the data of a running job
+     */
+    public Job update(String type, String id, JobSpec changes) {
+        return Json.job(transport.send("PATCH", Paths.job(type, id), changes.toJson(), true, Duration.ZERO)
+                .orThrow().body());
+    }
+
+    /**
+     * Runs a job again (couch_jobs' {@code resubmit}): a finished one is pending again, a pending one takes the
+     * new time, a running one runs again when its processor finishes it.
+     *
+     * @param type the job's type
+     * @param id the job's id
+     * @param scheduledAt when it is due, or {@code null} for now (a pending job keeps its time)
+     * @return the job as it is now
+     */
+    public Job resubmit(String type, String id, Instant scheduledAt) {
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        if (scheduledAt != null) {
+            body.put("scheduledAt", scheduledAt.toString());
+        }
+        return Json.job(transport.send("POST", Paths.job(type, id) + "/resubmit", body, true, Duration.ZERO)
+                .orThrow().body());
+    }
+
+    /**
      * Removes every trace of a job; its processor, if it runs, is halted.
      *
      * @param type the job's type
@@ -211,6 +247,15 @@ public final class JobfoundryClient {
     public TypeInfo configureType(String type, Map<String, ?> settings) {
         return Json.type(transport.send("PUT", Paths.type(type), Json.toNode(settings), true, Duration.ZERO)
                 .orThrow().body());
+    }
+
+    /**
+     * The operator's calls: job listings, every type, pause and resume, fairness groups, bulk actions.
+     *
+     * @return them, over this client's connection, token and retry policy
+     */
+    public Operations operations() {
+        return operations;
     }
 
     // ---- processor calls

@@ -16,6 +16,11 @@ import java.time.Duration;
 public record TypeInfo(String type, Duration activityTimeout, int maxAttempts, Concurrency concurrency, RateLimit rateLimit,
         JsonNode json) {
 
+    /** @return whether the type is paused: it hands out no job until resumed */
+    public boolean paused() {
+        return json.path("paused").asBoolean();
+    }
+
     /**
      * One of the type's counts.
      *

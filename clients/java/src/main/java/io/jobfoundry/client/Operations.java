@@ -1,0 +1,198 @@
+package io.jobfoundry.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * The operator's calls ({@link JobfoundryClient#operations()}): job listings, every type with its counts, pausing
+ * and resuming a type, its fairness groups, and bulk actions. Listings need the {@code viewer} role, the rest
+ * {@code admin}, for the types the token may see. Thread-safe, like the client it comes from.
+ */
+public final class Operations {
+
+    /** The largest page the service hands out. */
+    static final int MAX_PAGE = 1000;
+
+    private final Transport transport;
+
+    Operations(Transport transport) {
+        this.transport = transport;
+    }
+
+    /**
+     * One page of jobs ({@code GET /v1/jobs}), in (type, id) order.
+     *
+     * @param filter the jobs to list; its type may be a glob, or {@code null} for every type
+     * @param limit 1–1000 jobs at most
+     * @param cursor {@code null} for the first page, else the previous page's {@link JobPage#next()}
+     * @return the page
+     */
+    public JobPage jobs(JobFilter filter, int limit, String cursor) {
+        Query query = new Query("/v1/jobs").add("type", filter.type())
+                .add("state", filter.state() == null ? null : filter.state().wireName())
+                .add("result", filter.result() == null ? null : filter.result().wireName())
+                .add("group", filter.group()).add("limit", Integer.toString(limit)).add("cursor", cursor);
+        JsonNode page = get(query.toString());
+        List<Job> jobs = new ArrayList<>();
+        for (JsonNode job : page.path("jobs")) {
+            jobs.add(Json.job(job));
+        }
+        return new JobPage(List.copyOf(jobs), Json.text(page, "next"));
+    }
+
+    /**
+     * Every job the filter matches, fetched a page at a time as the stream is read: a listing of a busy queue
+     * sees each job at most once, and may miss those added behind the cursor meanwhile.
+     *
+     * @param filter the jobs to list
+     * @return the jobs, in (type, id) order
+     */
+    public Stream<Job> allJobs(JobFilter filter) {
+        Iterator<Job> jobs = new Iterator<>() {
+            private Iterator<Job> page = List.<Job>of().iterator();
+            private String cursor;
+            private boolean last;
+
+            @Override
+            public boolean hasNext() {
+                // A filtered page may be empty while more follow.
+                while (!page.hasNext() && !last) {
+                    JobPage next = jobs(filter, MAX_PAGE, cursor);
+                    page = next.jobs().iterator();
+                    cursor = next.next();
+                    last = cursor == null;
+                }
+                return page.hasNext();
+            }
+
+            @Override
+            public Job next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return page.next();
+            }
+        };
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(jobs, Spliterator.ORDERED | Spliterator.NONNULL),
+                false);
+    }
+
+    /**
+     * Every type the service knows (used or configured) with its settings and counts ({@code GET /v1/types}).
+     *
+     * @return the types, in name order
+     */
+    public List<TypeInfo> types() {
+        List<TypeInfo> types = new ArrayList<>();
+        for (JsonNode type : get("/v1/types").path("types")) {
+            types.add(Json.type(type));
+        }
+        return List.copyOf(types);
+    }
+
+    /**
+     * Pauses a type: it hands out no job until resumed (blocked accepts keep waiting); everything else goes on.
+     *
+     * @param type the type
+     * @return the type as it is now ({@link TypeInfo#paused()})
+     */
+    public TypeInfo pause(String type) {
+        return Json.type(post(Paths.type(type) + "/pause", Json.MAPPER.createObjectNode()));
+    }
+
+    /**
+     * Resumes a paused type: waiting accepts get its due jobs at once.
+     *
+     * @param type the type
+     * @return the type as it is now
+     */
+    public TypeInfo resume(String type) {
+        return Json.type(post(Paths.type(type) + "/resume", Json.MAPPER.createObjectNode()));
+    }
+
+    /**
+     * One page of a type's fairness groups with pending or running jobs ({@code GET /v1/types/{type}/groups}).
+     *
+     * @param type the type
+     * @param limit 1–1000 groups at most
+     * @param cursor {@code null} for the first page, else the previous page's {@link GroupPage#next()}
+     * @return the page
+     */
+    public GroupPage groups(String type, int limit, String cursor) {
+        JsonNode page = get(new Query(Paths.type(type) + "/groups").add("limit", Integer.toString(limit))
+                .add("cursor", cursor).toString());
+        List<FairnessGroup> groups = new ArrayList<>();
+        for (JsonNode g : page.path("groups")) {
+            groups.add(new FairnessGroup(Json.text(g, "group"), g.path("pending").asLong(), g.path("due").asLong(),
+                    g.path("running").asLong()));
+        }
+        return new GroupPage(List.copyOf(groups), Json.text(page, "next"));
+    }
+
+    /**
+     * Cancels, retries or removes every job a filter matches ({@code POST /v1/bulk}), each as the single call
+     * does it, in bounded transactions: not atomic as a whole, and safe to repeat.
+     *
+     * @param action what to do
+     * @param filter which jobs; it must name a type (or a glob)
+     * @param limit 1–10000 matching jobs at most
+     * @return how many matched, and how many changed
+     */
+    public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
+        ObjectNode body = Json.MAPPER.createObjectNode().put("action", action.wireName()).put("limit", limit);
+        ObjectNode match = body.putObject("filter").put("type", filter.type());
+        if (filter.state() != null) {
+            match.put("state", filter.state().wireName());
+        }
+        if (filter.result() != null) {
+            match.put("result", filter.result().wireName());
+        }
+        if (filter.group() != null) {
+            match.put("group", filter.group());
+        }
+        JsonNode answer = post("/v1/bulk", body);
+        return new BulkResult(answer.path("matched").asLong(), answer.path("changed").asLong());
+    }
+
+    private JsonNode get(String path) {
+        return transport.send("GET", path, null, true, Duration.ZERO).orThrow().body();
+    }
+
+    // Every call here may be repeated without changing its effect: pause, resume, and a bulk action, which
+    // checks each job again and leaves alone what it already changed.
+    private JsonNode post(String path, JsonNode body) {
+        return transport.send("POST", path, body, true, Duration.ZERO).orThrow().body();
+    }
+
+    /** A path with its query parameters, each value percent-encoded; absent values are left out. */
+    private static final class Query {
+        private final StringBuilder text;
+        private char separator = '?';
+
+        Query(String path) {
+            this.text = new StringBuilder(path);
+        }
+
+        Query add(String name, String value) {
+            if (value != null) {
+                text.append(separator).append(name).append('=').append(Paths.segment(value));
+                separator = '&';
+            }
+            return this;
+        }
+
+        @Override
+        public String toString() {
+            return text.toString();
+        }
+    }
+}
