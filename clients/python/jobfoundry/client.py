@@ -1,4 +1,5 @@
-"""The Jobfoundry HTTP API: producer calls, type settings, and the processor calls the worker is built on."""
+"""The Jobfoundry HTTP API: producer calls, type settings, the processor calls the worker is built on, and the
+operator's calls (:attr:`Client.operations`)."""
 from __future__ import annotations
 
 import time
@@ -6,6 +7,7 @@ from datetime import datetime
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 from urllib.parse import quote
 
+from ._operations import Operations
 from ._transport import Transport
 from .errors import HaltError, JobfoundryError, ProblemError
 from .models import (UNSET, Concurrency, Finish, Heartbeat, ItemResult, Job, JobLike, LeasedJob, NewJob, RateLimit,
@@ -63,6 +65,7 @@ class Client:
         """``base_url`` like ``http://localhost:8080``; ``token`` is sent as ``Authorization: Bearer``;
         ``timeout`` is how long one call may take beyond a long poll's own wait."""
         self._t = Transport(base_url, token, retry or RetryPolicy(), timeout)
+        self._operations = Operations(self._t)
 
     def close(self) -> None:
         """Closes the kept-alive connections."""
@@ -126,6 +129,19 @@ class Client:
     def cancel(self, type_: str, id_: str) -> Job:
         """Cancels a job: pending → cancelled now; running → its processor is halted; finished → unchanged."""
         return Job.from_json(self._t.send("POST", _job_path(type_, id_) + "/cancel", {}).or_raise().body)
+
+    def update(self, type_: str, id_: str, **members: Any) -> Job:
+        """Changes some of a job's members (``PATCH``): ``priority``, ``repeat`` and ``max_attempts`` of any job,
+        ``scheduled_at``, ``data`` and ``group`` of a pending one; members left out keep their value. A missing
+        job raises ProblemError 404, the data of a running one 409."""
+        body = job_members(**members)
+        return Job.from_json(self._t.send("PATCH", _job_path(type_, id_), body).or_raise().body)
+
+    def resubmit(self, type_: str, id_: str, scheduled_at: Optional[datetime] = None) -> Job:
+        """Runs a job again (couch_jobs ``resubmit``): finished → pending, due at ``scheduled_at`` (None: now);
+        pending → moves to ``scheduled_at`` if given; running → runs again when its processor finishes it."""
+        body = {} if scheduled_at is None else {"scheduledAt": format_time(scheduled_at)}
+        return Job.from_json(self._t.send("POST", _job_path(type_, id_) + "/resubmit", body).or_raise().body)
 
     def remove(self, type_: str, id_: str) -> bool:
         """Removes every trace of a job (its processor is halted). False if there was no such job."""
@@ -202,6 +218,11 @@ class Client:
         if len(results) != len(items):
             raise JobfoundryError(f"{path} answered {len(results)} results for {len(items)} items")
         return results
+
+    @property
+    def operations(self) -> Operations:
+        """The operator's calls: job listings, every type, pause and resume, fairness groups, bulk actions."""
+        return self._operations
 
     # The transport, for the worker's abort of a waiting accept.
     @property

@@ -183,6 +183,48 @@ class TypeInfo:
                         dict(n.get("counts") or {}), Concurrency.from_json(n.get("concurrency")),
                         RateLimit.from_json(n.get("rateLimit")), n)
 
+    @property
+    def paused(self) -> bool:
+        """Whether the type is paused: it hands out no job until resumed."""
+        return bool(self.json.get("paused", False))
+
+
+@dataclass(frozen=True)
+class JobPage:
+    """One page of a job listing, in (type, id) order. A filtered page may hold fewer jobs than asked for, even
+    none, while ``next`` is not None: the service scans a bounded number of jobs per call."""
+
+    jobs: List[Job]
+    #: The cursor of the next page, or None on the last page.
+    next: Optional[str]
+
+
+@dataclass(frozen=True)
+class FairnessGroup:
+    """A fairness group of a type with pending or running jobs; ``""`` is the default group, ``pending``
+    includes ``due``."""
+
+    group: str
+    pending: int
+    due: int
+    running: int
+
+
+@dataclass(frozen=True)
+class GroupPage:
+    """One page of a type's fairness groups, in name order; ``next`` is None on the last page."""
+
+    groups: List[FairnessGroup]
+    next: Optional[str]
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    """What a bulk action did: the jobs its filter matched (up to its limit), and those it changed."""
+
+    matched: int
+    changed: int
+
 
 @dataclass(frozen=True)
 class Saved:

@@ -1,0 +1,90 @@
+"""The operator's calls: job listings, every type, pause and resume, fairness groups, bulk actions."""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, Optional
+from urllib.parse import quote
+
+from ._transport import Transport
+from .models import BulkResult, FairnessGroup, GroupPage, Job, JobPage, TypeInfo
+
+#: The largest page the service hands out.
+MAX_PAGE = 1000
+
+BULK_ACTIONS = ("cancel", "retry", "remove")
+
+
+def _seg(name: str) -> str:
+    return quote(name, safe="-._~")
+
+
+def _query(path: str, params: Dict[str, Any]) -> str:
+    present = [f"{name}={_seg(str(value))}" for name, value in params.items() if value is not None]
+    return path + ("?" + "&".join(present) if present else "")
+
+
+class Operations:
+    """Reached as :attr:`Client.operations`. Listings need the ``viewer`` role, the rest ``admin``, for the types
+    the token may see. Thread-safe, like the client it comes from."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def jobs(self, type_: Optional[str] = None, state: Optional[str] = None, result: Optional[str] = None,
+             group: Optional[str] = None, limit: Optional[int] = None, cursor: Optional[str] = None) -> JobPage:
+        """One page of jobs (``GET /v1/jobs``) in (type, id) order. ``type_`` is a name or a glob (``*``, ``?``),
+        None for every type; ``state`` pending, running or finished; ``result`` succeeded, failed or cancelled
+        (finished jobs); ``group`` a fairness group (``""`` the default one); ``limit`` 1–1000 (None: the
+        service's default page); ``cursor`` the previous page's ``next``."""
+        path = _query("/v1/jobs", {"type": type_, "state": state, "result": result, "group": group,
+                                   "limit": limit, "cursor": cursor})
+        body = self._t.send("GET", path).or_raise().body
+        return JobPage([Job.from_json(n) for n in body["jobs"]], body.get("next"))
+
+    def all_jobs(self, type_: Optional[str] = None, state: Optional[str] = None, result: Optional[str] = None,
+                 group: Optional[str] = None) -> Iterator[Job]:
+        """Every job the filter matches (as :meth:`jobs`), fetched a page at a time as the iterator is read: a
+        listing of a busy queue sees each job at most once, and may miss those added behind the cursor meanwhile."""
+        cursor: Optional[str] = None
+        while True:
+            page = self.jobs(type_, state, result, group, MAX_PAGE, cursor)
+            yield from page.jobs
+            if page.next is None:
+                return
+            cursor = page.next
+
+    def types(self) -> List[TypeInfo]:
+        """Every type the service knows (used or configured), with settings and counts, in name order."""
+        body = self._t.send("GET", "/v1/types").or_raise().body
+        return [TypeInfo.from_json(n) for n in body["types"]]
+
+    def pause(self, type_: str) -> TypeInfo:
+        """Pauses a type: it hands out no job until resumed (blocked accepts keep waiting); everything else goes
+        on."""
+        return TypeInfo.from_json(self._t.send("POST", f"/v1/types/{_seg(type_)}/pause", {}).or_raise().body)
+
+    def resume(self, type_: str) -> TypeInfo:
+        """Resumes a paused type: waiting accepts get its due jobs at once."""
+        return TypeInfo.from_json(self._t.send("POST", f"/v1/types/{_seg(type_)}/resume", {}).or_raise().body)
+
+    def groups(self, type_: str, limit: Optional[int] = None, cursor: Optional[str] = None) -> GroupPage:
+        """One page of a type's fairness groups with pending or running jobs, in name order."""
+        path = _query(f"/v1/types/{_seg(type_)}/groups", {"limit": limit, "cursor": cursor})
+        body = self._t.send("GET", path).or_raise().body
+        return GroupPage([FairnessGroup(g["group"], int(g["pending"]), int(g["due"]), int(g["running"]))
+                          for g in body["groups"]], body.get("next"))
+
+    def bulk(self, action: str, type_: str, state: Optional[str] = None, result: Optional[str] = None,
+             group: Optional[str] = None, limit: Optional[int] = None) -> BulkResult:
+        """Cancels, retries or removes (``action``) every job the filter matches (``POST /v1/bulk``), each as the
+        single call does it, up to ``limit`` (1–10000; None: the service's default, 1000) in bounded
+        transactions: not atomic as a whole, and safe to repeat. ``type_`` is required (a name or a glob)."""
+        if action not in BULK_ACTIONS:
+            raise ValueError(f"action is one of {', '.join(BULK_ACTIONS)}, not {action!r}")
+        match = {name: value for name, value in (("type", type_), ("state", state), ("result", result),
+                                                  ("group", group)) if value is not None}
+        body: Dict[str, Any] = {"action": action, "filter": match}
+        if limit is not None:
+            body["limit"] = limit
+        # A bulk action checks each job again and leaves alone what it already changed: safe to repeat.
+        answer = self._t.send("POST", "/v1/bulk", body).or_raise().body
+        return BulkResult(int(answer["matched"]), int(answer["changed"]))

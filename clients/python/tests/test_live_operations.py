@@ -1,0 +1,107 @@
+"""The calls beyond producing and processing, against the real service: changing and resubmitting a job, and the
+operator's listings, pause and resume, fairness groups and bulk actions."""
+import unittest
+
+from jobfoundry import Client, Finish, ProblemError
+
+from .live import TOKEN, URL, new_type, requires_service
+
+
+@requires_service
+class OperationsTest(unittest.TestCase):
+    def setUp(self):
+        self.client = Client(URL, token=TOKEN)
+        self.addCleanup(self.client.close)
+        self.ops = self.client.operations
+
+    def test_update_changes_the_members_given_and_resubmit_runs_a_finished_job_again(self):
+        c, t = self.client, new_type("py-ops")
+        job = c.create(t, data={"n": 1}, group="g")
+        changed = c.update(t, job.id, priority="high", data={"n": 2})
+        self.assertEqual(("high", {"n": 2}, "g"), (changed.priority, changed.data, changed.group))
+
+        leased = c.accept([t], 1, 5)[0]
+        with self.assertRaises(ProblemError) as refused:
+            c.update(t, job.id, data={"n": 3})
+        self.assertEqual(409, refused.exception.status, "the data of a running job is its processor's")
+        c.finish(Finish.succeeded(leased))
+        self.assertEqual("finished", c.get(t, job.id).state)
+
+        again = c.resubmit(t, job.id)
+        self.assertEqual(("pending", None), (again.state, again.result))
+        self.assertEqual(job.id, c.accept([t], 1, 5)[0].id)
+        with self.assertRaises(ProblemError) as missing:
+            c.update(t, "no-such-job", priority="low")
+        self.assertEqual(404, missing.exception.status)
+
+    def test_listings_page_in_id_order_and_filter(self):
+        c, t = self.client, new_type("py-ops")
+        for id_ in ("e", "b", "d", "a", "c"):
+            c.put(t, id_, max_attempts=1)  # a failed run ends the job
+        leased = c.accept([t], 1, 5)[0]
+        c.finish(Finish.failed(leased, "broken"))
+
+        first = self.ops.jobs(t, limit=2)
+        self.assertEqual(2, len(first.jobs))
+        self.assertIsNotNone(first.next)
+        rest = self.ops.jobs(t, limit=1000, cursor=first.next)
+        self.assertEqual(["a", "b", "c", "d", "e"], [j.id for j in first.jobs + rest.jobs])
+        self.assertIsNone(rest.next)
+
+        self.assertEqual(["a", "b", "c", "d", "e"], [j.id for j in self.ops.all_jobs(t[:-1] + "?")
+                                                     if j.type == t])
+        self.assertEqual([leased.id], [j.id for j in self.ops.all_jobs(t, state="finished")])
+        self.assertEqual([leased.id], [j.id for j in self.ops.all_jobs(t, result="failed")])
+        self.assertEqual([], list(self.ops.all_jobs(t, result="succeeded")))
+
+        with self.assertRaises(ProblemError) as bad:
+            self.ops.jobs(t, state="sleeping")
+        self.assertEqual(400, bad.exception.status)
+
+    def test_a_paused_type_hands_out_nothing_until_resumed(self):
+        c, t = self.client, new_type("py-ops")
+        self.assertTrue(self.ops.pause(t).paused)
+        c.create(t)
+        self.assertEqual([], c.accept([t], 1, 0))
+        listed = {info.type: info for info in self.ops.types()}
+        self.assertTrue(listed[t].paused)
+        self.assertEqual(1, listed[t].counts["pending"])
+
+        self.assertFalse(self.ops.resume(t).paused)
+        self.assertEqual(1, len(c.accept([t], 1, 5)))
+
+    def test_groups_are_counted_and_paged(self):
+        c, t = self.client, new_type("py-ops")
+        spaced = "tenant 1/é&x=y"  # every character a query must encode
+        for group in (spaced, spaced, "tenant-2"):
+            c.create(t, group=group)
+        page = self.ops.groups(t)
+        self.assertEqual([(spaced, 2, 2, 0), ("tenant-2", 1, 1, 0)],
+                         [(g.group, g.pending, g.due, g.running) for g in page.groups])
+        self.assertIsNone(page.next)
+        first = self.ops.groups(t, limit=1)
+        self.assertEqual([spaced], [g.group for g in first.groups])
+        self.assertEqual(["tenant-2"], [g.group for g in self.ops.groups(t, limit=1, cursor=first.next).groups])
+        self.assertEqual(2, len(list(self.ops.all_jobs(t, group=spaced))))
+
+    def test_bulk_cancels_retries_and_removes_what_the_filter_matches(self):
+        c, t = self.client, new_type("py-ops")
+        for group in ("a", "a", "b"):
+            c.create(t, group=group)
+
+        cancelled = self.ops.bulk("cancel", t, group="a")
+        self.assertEqual((2, 2), (cancelled.matched, cancelled.changed))
+        self.assertEqual(2, len(list(self.ops.all_jobs(t, result="cancelled"))))
+        retried = self.ops.bulk("retry", t, result="cancelled")
+        self.assertEqual((2, 2), (retried.matched, retried.changed))
+        self.assertEqual(3, len(list(self.ops.all_jobs(t, state="pending"))))
+
+        removed = self.ops.bulk("remove", t, limit=10)
+        self.assertEqual((3, 3), (removed.matched, removed.changed))
+        self.assertEqual([], list(self.ops.all_jobs(t)))
+        with self.assertRaises(ValueError):
+            self.ops.bulk("delete", t)
+
+
+if __name__ == "__main__":
+    unittest.main()
