@@ -5,7 +5,7 @@ from ._operations import Operations
 from .client import Client, job_members
 from .errors import HaltError, JobfoundryError, JobInterrupted, ProblemError
 from .models import (NO_RETRY, UNSET, BulkResult, Concurrency, FairnessGroup, Finish, GroupPage, Heartbeat, ItemResult,
-                     Job, JobPage, JobRef, LeasedJob, NewJob, RateLimit, RetryPolicy, Saved, TypeInfo)
+                     Job, JobEvent, JobPage, JobRef, LeasedJob, NewJob, RateLimit, RetryPolicy, Saved, TypeInfo)
 from .worker import Handler, Worker, WorkerStats
 
 __version__ = "0.1.0"
@@ -14,6 +14,6 @@ __all__ = [
     "Client", "job_members", "Worker", "WorkerStats", "Handler", "JobContext",
     "JobfoundryError", "ProblemError", "HaltError", "JobInterrupted",
     "Job", "JobRef", "LeasedJob", "TypeInfo", "Concurrency", "RateLimit", "Saved", "NewJob", "Finish", "Heartbeat",
-    "ItemResult", "RetryPolicy", "Operations", "JobPage", "FairnessGroup", "GroupPage", "BulkResult",
+    "ItemResult", "RetryPolicy", "Operations", "JobEvent", "JobPage", "FairnessGroup", "GroupPage", "BulkResult",
     "NO_RETRY", "UNSET",
 ]

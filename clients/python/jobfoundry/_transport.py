@@ -7,7 +7,7 @@ import json
 import socket
 import threading
 import time
-from typing import Any, Dict, Optional, Set, Tuple
+from typing import Any, Dict, Generator, Optional, Set, Tuple
 from urllib.parse import urlsplit
 
 from .errors import HALT_TYPE, HaltError, JobfoundryError, ProblemError
@@ -124,6 +124,45 @@ class Transport:
                 raise self._failure(method, path, e) from (None if self._leaks(e) else e)
             self._check_aborted(method, path)
             time.sleep(self._retry.delay(attempt, retry_after))
+
+    def lines(self, path: str, idle_timeout: float) -> Generator[str, None, None]:
+        """The lines of a streamed answer (``text/event-stream``), read as they arrive, on a connection of its own
+        that closes when the iterator is closed or ends. The request is made here: a refusal raises its problem
+        now. Not retried: a stream that ends is opened again by its reader. ``idle_timeout``: seconds without a
+        byte (the service sends a keep-alive comment every 15 s by default) after which the connection is taken
+        for dead, and reading raises JobfoundryError."""
+        cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+        conn = cls(self._host, self._port, timeout=self._timeout)
+        try:
+            try:
+                conn.request("GET", self._prefix + path, headers=dict(self._headers, Accept="text/event-stream"))
+                response = conn.getresponse()
+            except Exception as e:
+                raise self._failure("GET", path, e) from (None if self._leaks(e) else e)
+            if response.status != 200:
+                answer = Answer(response.status, _json(response.read()))
+                raise answer.problem() if not answer.ok else JobfoundryError(
+                    f"GET {path} answered {response.status}, not a stream")
+            if conn.sock is not None:
+                conn.sock.settimeout(idle_timeout)
+        except BaseException:
+            conn.close()
+            raise
+        return self._read_lines(conn, response, path)
+
+    def _read_lines(self, conn: http.client.HTTPConnection, response: http.client.HTTPResponse,
+                    path: str) -> Generator[str, None, None]:
+        try:
+            while True:
+                try:
+                    line = response.readline()
+                except OSError as e:
+                    raise self._failure("GET", path, e) from e
+                if not line:
+                    return
+                yield line.decode("utf-8").rstrip("\r\n")
+        finally:
+            conn.close()
 
     def _leaks(self, e: BaseException) -> bool:
         return bool(self._token) and self._token in f"{e!s}{e!r}"

@@ -2,16 +2,17 @@
 operator's calls (:attr:`Client.operations`)."""
 from __future__ import annotations
 
+import json
 import time
 from datetime import datetime
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Any, Dict, Generator, Iterable, List, Mapping, Optional, Sequence
 from urllib.parse import quote
 
 from ._operations import Operations
 from ._transport import Transport
 from .errors import HaltError, JobfoundryError, ProblemError
-from .models import (UNSET, Concurrency, Finish, Heartbeat, ItemResult, Job, JobLike, LeasedJob, NewJob, RateLimit,
-                     RetryPolicy, Saved, TypeInfo, format_time, ref_json)
+from .models import (UNSET, Concurrency, Finish, Heartbeat, ItemResult, Job, JobEvent, JobLike, LeasedJob, NewJob,
+                     RateLimit, RetryPolicy, Saved, TypeInfo, format_time, ref_json)
 
 #: The longest wait the service grants a long poll (its default ``jobfoundry.api.max-wait``), in seconds.
 MAX_SERVER_WAIT = 300.0
@@ -126,6 +127,15 @@ class Client:
             if job.state == state or time.monotonic() >= deadline:
                 return job
 
+    def events(self, type_: str, id_: str, idle_timeout: float = 60.0) -> Generator[JobEvent, None, None]:
+        """Follows a job's changes (``GET .../events``): first the job as it is, then each change (a burst of
+        changes comes as its latest state), then its removal, which ends the iterator. It blocks while it waits for
+        the next event; close it (or leave the ``for`` loop) to close the connection. One that ends without the
+        removal (the service restarted, the connection dropped) may be opened again, and starts with the job as it
+        is then; ``idle_timeout`` seconds without a byte (the service's keep-alive prevents that) raise
+        JobfoundryError. A missing job raises ProblemError 404 here, before any event."""
+        return _events(self._t.lines(_job_path(type_, id_) + "/events", idle_timeout))
+
     def cancel(self, type_: str, id_: str) -> Job:
         """Cancels a job: pending → cancelled now; running → its processor is halted; finished → unchanged."""
         return Job.from_json(self._t.send("POST", _job_path(type_, id_) + "/cancel", {}).or_raise().body)
@@ -228,6 +238,46 @@ class Client:
     @property
     def transport(self) -> Transport:
         return self._t
+
+
+def _events(lines: Generator[str, None, None]) -> Generator[JobEvent, None, None]:
+    """Server-Sent Events as job events; comments (the keep-alive) and unknown kinds are skipped, as SSE asks."""
+    name, data = "message", None
+    try:
+        for line in lines:
+            if line == "":
+                event = _event(name, data) if data is not None else None
+                if event is not None:
+                    yield event
+                    if event.removed:
+                        return
+                name, data = "message", None
+            elif line.startswith("event:"):
+                name = _strip_one(line[6:])
+            elif line.startswith("data:"):
+                value = _strip_one(line[5:])
+                data = value if data is None else data + "\n" + value
+    finally:
+        lines.close()
+
+
+def _strip_one(value: str) -> str:
+    """An SSE field's value: one space after the colon is not part of it."""
+    return value[1:] if value.startswith(" ") else value
+
+
+def _event(name: str, data: str) -> Optional[JobEvent]:
+    """A job's event from its SSE name and data; None for a kind this client does not know (skipped)."""
+    if name not in ("state", "removed"):
+        return None
+    try:
+        body = json.loads(data)
+    except ValueError as e:
+        raise JobfoundryError("the service sent an event that is not JSON") from e
+    if name == "state":
+        job = Job.from_json(body)
+        return JobEvent(job.type, job.id, job)
+    return JobEvent(body["type"], body["id"], None)
 
 
 def _finish_body(finish: Finish) -> Dict[str, Any]:

@@ -190,6 +190,20 @@ class TypeInfo:
 
 
 @dataclass(frozen=True)
+class JobEvent:
+    """One event of a job's stream (:meth:`Client.events`): ``job`` as it is now, or None when the job was removed,
+    which ends the stream."""
+
+    type: str
+    id: str
+    job: Optional[Job]
+
+    @property
+    def removed(self) -> bool:
+        return self.job is None
+
+
+@dataclass(frozen=True)
 class JobPage:
     """One page of a job listing, in (type, id) order. A filtered page may hold fewer jobs than asked for, even
     none, while ``next`` is not None: the service scans a bounded number of jobs per call."""

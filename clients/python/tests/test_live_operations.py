@@ -1,8 +1,8 @@
-"""The calls beyond producing and processing, against the real service: changing and resubmitting a job, and the
-operator's listings, pause and resume, fairness groups and bulk actions."""
+"""The calls beyond producing and processing, against the real service: following, changing and resubmitting a
+job, and the operator's listings, pause and resume, fairness groups and bulk actions."""
 import unittest
 
-from jobfoundry import Client, Finish, ProblemError
+from jobfoundry import Client, Finish, Heartbeat, ProblemError
 
 from .live import TOKEN, URL, new_type, requires_service
 
@@ -32,6 +32,28 @@ class OperationsTest(unittest.TestCase):
         self.assertEqual(job.id, c.accept([t], 1, 5)[0].id)
         with self.assertRaises(ProblemError) as missing:
             c.update(t, "no-such-job", priority="low")
+        self.assertEqual(404, missing.exception.status)
+
+    def test_events_follow_a_job_from_its_state_as_it_is_to_its_removal(self):
+        c, t = self.client, new_type("py-ops")
+        job = c.create(t, data={"step": 0})
+        events = c.events(t, job.id)
+        try:
+            self.assertEqual("pending", next(events).job.state, "first the job as it is")
+            leased = c.accept([t], 1, 5)[0]
+            self.assertEqual("running", next(events).job.state)
+            c.heartbeat(Heartbeat.of(leased, {"step": 1}))
+            self.assertEqual({"step": 1}, next(events).job.data, "progress shows as it is sent")
+            c.finish(Finish.succeeded(leased, {"step": 2}))
+            self.assertEqual("succeeded", next(events).job.result)
+            self.assertTrue(c.remove(t, job.id))
+            removed = next(events)
+            self.assertEqual((True, t, job.id), (removed.removed, removed.type, removed.id))
+            self.assertEqual([], list(events), "the removal ends the stream")
+        finally:
+            events.close()
+        with self.assertRaises(ProblemError) as missing:
+            c.events(t, job.id)
         self.assertEqual(404, missing.exception.status)
 
     def test_listings_page_in_id_order_and_filter(self):

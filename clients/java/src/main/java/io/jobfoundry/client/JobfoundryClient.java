@@ -12,11 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
- * The Jobfoundry HTTP API: producer calls (create, put, batch create, get, waitFor, update, resubmit, cancel,
- * remove), type settings, the processor calls a {@link Worker} is built on (accept, heartbeat, finish, singly and
- * in batches), and the operator's calls ({@link #operations()}). Thread-safe; share one per service.
+ * The Jobfoundry HTTP API: producer calls (create, put, batch create, get, waitFor, events, update, resubmit,
+ * cancel, remove), type settings, the processor calls a {@link Worker} is built on (accept, heartbeat, finish,
+ * singly and in batches), and the operator's calls ({@link #operations()}). Thread-safe; share one per service.
  *
  * <p>Calls that may be repeated without changing their effect are retried by the {@link RetryPolicy} after a
  * {@code 503} or a lost connection. {@link #create} and batch items without an id add a job each time they
@@ -153,6 +154,22 @@ public final class JobfoundryClient {
                 return job;
             }
         }
+    }
+
+    /**
+     * Follows a job's changes ({@code GET /v1/jobs/{type}/{id}/events}): first the job as it is, then each change
+     * (a burst of changes comes as its latest state), then its removal, which ends the stream. The stream blocks
+     * while it waits for the next event: read it on a thread of its own, and close it to stop following. One that
+     * ends without the removal (the service restarted, the connection dropped) may be opened again, and starts
+     * with the job as it is then.
+     *
+     * @param type the job's type
+     * @param id the job's id
+     * @return the events; close it to close the connection
+     * @throws ProblemException with status 404 if there is no such job
+     */
+    public Stream<JobEvent> events(String type, String id) {
+        return JobEvents.of(transport.lines(Paths.job(type, id) + "/events"));
     }
 
     /**

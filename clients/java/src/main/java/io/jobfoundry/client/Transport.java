@@ -11,6 +11,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** One HTTP exchange with the service, repeated by the retry policy after a 503 or a lost connection. */
 final class Transport {
@@ -120,6 +122,39 @@ final class Transport {
             }
             pause(retry.delay(attempt, retryAfter), method, path);
         }
+    }
+
+    /**
+     * The lines of a streamed answer ({@code text/event-stream}), read as they arrive; closing the stream closes
+     * the connection. A refusal is thrown as its problem. Not retried: a stream that ends is opened again by its
+     * reader, which is what a stream of states that starts with the current one allows.
+     */
+    Stream<String> lines(String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(timeout) // until the answer's head: the stream itself is as long as it lasts
+                .header("User-Agent", USER_AGENT).header("Accept", "text/event-stream").GET();
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        HttpResponse<Stream<String>> response;
+        try {
+            response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+        } catch (IOException | RuntimeException e) {
+            throw failure("GET " + path + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new JobfoundryException("GET " + path + ": interrupted", e);
+        }
+        if (response.statusCode() != 200) {
+            String text;
+            try (Stream<String> body = response.body()) {
+                text = body.collect(Collectors.joining("\n"));
+            }
+            Answer answer = new Answer(response.statusCode(), json(text.getBytes(StandardCharsets.UTF_8)));
+            throw answer.ok() ? new JobfoundryException("GET " + path + " answered " + answer.status() + ", not a stream")
+                    : answer.problem();
+        }
+        return response.body();
     }
 
     /**

@@ -8,14 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The calls beyond producing and processing, against the real service: changing and resubmitting a job, and the
- * operator's listings, pause and resume, fairness groups and bulk actions.
+ * The calls beyond producing and processing, against the real service: following, changing and resubmitting a
+ * job, and the operator's listings, pause and resume, fairness groups and bulk actions.
  */
 class OperationsIT {
 
@@ -43,6 +44,31 @@ class OperationsIT {
         assertEquals(job.id(), client.accept(List.of(type), 1, Duration.ofSeconds(5), null).get(0).job().id());
         assertEquals(404, assertThrows(ProblemException.class,
                 () -> client.update(type, "no-such-job", JobSpec.empty().priority(Priority.LOW))).status());
+    }
+
+    @Test
+    void eventsFollowAJobFromItsStateAsItIsToItsRemoval() throws Exception {
+        String type = LiveService.newType("operations");
+        Job job = client.create(type, JobSpec.withData(Map.of("step", 0)));
+        try (Stream<JobEvent> events = client.events(type, job.id())) {
+            Iterator<JobEvent> next = events.iterator();
+            assertEquals(JobState.PENDING, next.next().job().state(), "first the job as it is");
+
+            LeasedJob leased = client.accept(List.of(type), 1, Duration.ofSeconds(5), null).get(0);
+            assertEquals(JobState.RUNNING, next.next().job().state());
+            client.heartbeat(Heartbeat.of(leased, Map.of("step", 1)));
+            assertEquals(1, next.next().job().data().get("step").asInt(), "progress shows as it is sent");
+            client.finish(Finish.succeeded(leased, Map.of("step", 2)));
+            JobEvent finished = next.next();
+            assertEquals(JobResult.SUCCEEDED, finished.job().result());
+
+            assertTrue(client.remove(type, job.id()));
+            JobEvent removed = next.next();
+            assertTrue(removed.removed());
+            assertEquals(type + "/" + job.id(), removed.type() + "/" + removed.id());
+            assertFalse(next.hasNext(), "the removal ends the stream");
+        }
+        assertEquals(404, assertThrows(ProblemException.class, () -> client.events(type, job.id())).status());
     }
 
     @Test
