@@ -244,14 +244,16 @@ class WorkerTest(unittest.TestCase):
         self.assertEqual("succeeded", c.wait_for(t, job.id, "finished", LONG).result)
 
     def test_under_load_accepts_take_every_free_slot_and_finishes_and_heartbeats_go_in_batches(self):
-        c, t = self.client, quick_type(self.client, "py-load")
+        # Heartbeats every second, each job 1.5 s: a beat half a second before each finish, and two seconds of
+        # slack before a lease is lost, for a loaded machine.
+        c, t = self.client, quick_type(self.client, "py-load", 3)
         for i in range(24):
             c.create(t, data={"n": i})
         together = threading.Barrier(8)
 
         def handler(ctx):
             together.wait(20)  # eight at once, so that their heartbeats and finishes coincide
-            time.sleep(0.7)
+            time.sleep(1.5)
 
         worker = self.start(handler, t, concurrency=8)
         # the worker counts a job when its finish is answered, after the service has counted it

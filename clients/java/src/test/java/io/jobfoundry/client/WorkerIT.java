@@ -271,14 +271,16 @@ class WorkerIT {
 
     @Test
     void underLoadAcceptsTakeEveryFreeSlotAndFinishesAndHeartbeatsGoInBatches() throws Exception {
-        String type = LiveService.quickType(client, "load");
+        // Heartbeats every second, each job 1.5 s: a beat half a second before each finish, and two seconds of
+        // slack before a lease is lost, for a loaded machine.
+        String type = LiveService.quickType(client, "load", 3);
         for (int i = 0; i < 24; i++) {
             client.create(type, JobSpec.withData(Map.of("n", i)));
         }
         java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(8);
         try (Worker worker = Worker.builder(client, ctx -> {
             together.await(20, TimeUnit.SECONDS); // eight at once, so that their heartbeats and finishes coincide
-            Thread.sleep(700);
+            Thread.sleep(1500);
             return null;
         }, type).concurrency(8).build().start()) {
             // the worker counts a job when its finish is answered, after the service has counted it
