@@ -14,6 +14,7 @@ BULK_ACTIONS = ("cancel", "retry", "remove")
 
 
 def _seg(name: str) -> str:
+    """A name as a path segment or query value: percent-encoded but for RFC 3986's unreserved characters."""
     return quote(name, safe="-._~")
 
 

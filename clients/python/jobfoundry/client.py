@@ -6,9 +6,8 @@ import json
 import time
 from datetime import datetime
 from typing import Any, Dict, Generator, Iterable, List, Mapping, Optional, Sequence
-from urllib.parse import quote
 
-from ._operations import Operations
+from ._operations import Operations, _seg
 from ._transport import Transport
 from .errors import HaltError, JobfoundryError, ProblemError
 from .models import (UNSET, Concurrency, Finish, Heartbeat, ItemResult, Job, JobEvent, JobLike, LeasedJob, NewJob,
@@ -16,10 +15,6 @@ from .models import (UNSET, Concurrency, Finish, Heartbeat, ItemResult, Job, Job
 
 #: The longest wait the service grants a long poll (its default ``jobfoundry.api.max-wait``), in seconds.
 MAX_SERVER_WAIT = 300.0
-
-
-def _seg(name: str) -> str:
-    return quote(name, safe="-._~")
 
 
 def _job_path(type_: str, id_: str) -> str:
