@@ -2,40 +2,69 @@ package io.jobfoundry.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * A job's Server-Sent Events as {@link JobEvent}s: {@code event: state} with the job (one {@code data} line of
- * JSON), {@code event: removed} with its type and id; comments (the service's keep-alive) and unknown events are
- * skipped, as the SSE format asks.
+ * A job's Server-Sent Events as {@link JobEvent}s: {@code event: state} with the job (its JSON in {@code data}),
+ * {@code event: removed} with its type and id; comments (the service's keep-alive) and unknown kinds are skipped,
+ * as the SSE format asks.
+ *
+ * <p>The JDK's HTTP client has no read timeout for a body, so a connection that died without a word would keep
+ * its reader waiting for good: a watchdog closes the stream once its reader has waited {@code idleTimeout} for a
+ * line (the service sends a keep-alive comment every 15 s by default), and the reader then fails. A stream closed
+ * by its own reader, from any thread, ends quietly.
  */
 final class JobEvents implements Iterator<JobEvent> {
 
-    private final Iterator<String> lines;
-    private JobEvent next;
-    private boolean removed;
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(daemon());
 
-    private JobEvents(Iterator<String> lines) {
+    private final Stream<String> lines;
+    private final Iterator<String> source;
+    private final Duration idleTimeout;
+    private final ScheduledFuture<?> watch;
+    /** When the reader began to wait for the line it waits for now; 0 while it is not waiting. */
+    private volatile long waitingSince;
+    private volatile boolean closed;
+    private volatile boolean timedOut;
+    private JobEvent next;
+    private boolean ended;
+
+    private JobEvents(Stream<String> lines, Duration idleTimeout) {
         this.lines = lines;
+        this.source = lines.iterator();
+        this.idleTimeout = idleTimeout;
+        long period = Math.max(1, idleTimeout.toMillis() / 4);
+        this.watch = WATCHDOG.scheduleAtFixedRate(this::checkIdle, period, period, TimeUnit.MILLISECONDS);
     }
 
-    /** The events of {@code lines}; closing the answer closes them. */
-    static Stream<JobEvent> of(Stream<String> lines) {
-        JobEvents events = new JobEvents(lines.iterator());
+    /** The events of {@code lines}; closing the stream closes them. */
+    static Stream<JobEvent> of(Stream<String> lines, Duration idleTimeout) {
+        JobEvents events = new JobEvents(lines, idleTimeout);
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(events, Spliterator.ORDERED | Spliterator.NONNULL),
-                false).onClose(lines::close);
+                false).onClose(events::close);
     }
 
     @Override
     public boolean hasNext() {
-        if (next == null && !removed) {
+        if (next == null && !ended) {
             next = read();
+            if (next == null || next.removed()) {
+                ended = true; // the removal is the last event: nothing is read past it
+                stopWatching();
+            }
         }
         return next != null;
     }
@@ -47,16 +76,37 @@ final class JobEvents implements Iterator<JobEvent> {
         }
         JobEvent event = next;
         next = null;
-        removed = event.removed();
         return event;
+    }
+
+    private void close() {
+        closed = true;
+        stopWatching();
+        lines.close();
+    }
+
+    private void stopWatching() {
+        watch.cancel(false);
+    }
+
+    private void checkIdle() {
+        long since = waitingSince;
+        if (since != 0 && System.nanoTime() - since > idleTimeout.toNanos()) {
+            timedOut = true;
+            stopWatching();
+            lines.close(); // wakes the reader
+        }
     }
 
     /** The next event of a known kind, or {@code null} at the end of the stream. */
     private JobEvent read() {
         String name = "message";
         StringBuilder data = null;
-        while (lines.hasNext()) {
-            String line = lines.next();
+        while (true) {
+            String line = nextLine();
+            if (line == null) {
+                return null;
+            }
             if (line.isEmpty()) {
                 JobEvent event = data == null ? null : event(name, data.toString());
                 if (event != null) {
@@ -71,6 +121,26 @@ final class JobEvents implements Iterator<JobEvent> {
                 data.append(value(line, 5));
             }
         }
+    }
+
+    /** The next line, or {@code null} at the end of the stream or once its reader closed it. */
+    private String nextLine() {
+        waitingSince = System.nanoTime();
+        try {
+            if (source.hasNext()) {
+                return source.next();
+            }
+        } catch (UncheckedIOException | IllegalStateException e) {
+            if (!closed && !timedOut) {
+                throw new JobfoundryException("the job's event stream broke: " + e.getMessage(), e);
+            }
+        } finally {
+            waitingSince = 0;
+        }
+        if (timedOut && !closed) {
+            throw new JobfoundryException("no event and no keep-alive for " + idleTimeout.toSeconds()
+                    + " s: the connection is taken for dead; open the stream again");
+        }
         return null;
     }
 
@@ -79,19 +149,27 @@ final class JobEvents implements Iterator<JobEvent> {
     }
 
     private static JobEvent event(String name, String data) {
+        if (!name.equals("state") && !name.equals("removed")) {
+            return null;
+        }
         JsonNode body;
         try {
             body = Json.parse(data.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new JobfoundryException("the service sent an event that is not JSON", e);
         }
-        return switch (name) {
-            case "state" -> {
-                Job job = Json.job(body);
-                yield new JobEvent(job.type(), job.id(), job);
-            }
-            case "removed" -> new JobEvent(Json.text(body, "type"), Json.text(body, "id"), null);
-            default -> null;
+        if (name.equals("removed")) {
+            return new JobEvent(Json.text(body, "type"), Json.text(body, "id"), null);
+        }
+        Job job = Json.job(body);
+        return new JobEvent(job.type(), job.id(), job);
+    }
+
+    private static ThreadFactory daemon() {
+        return runnable -> {
+            Thread thread = new Thread(runnable, "jobfoundry-events-watchdog");
+            thread.setDaemon(true);
+            return thread;
         };
     }
 }

@@ -28,6 +28,8 @@ public final class JobfoundryClient {
 
     /** The longest wait the service grants a long poll (its default {@code jobfoundry.api.max-wait}). */
     static final Duration MAX_SERVER_WAIT = Duration.ofMinutes(5);
+    /** Four of the service's keep-alive periods (its default {@code jobfoundry.api.events-keep-alive}, 15 s). */
+    static final Duration DEFAULT_EVENTS_IDLE_TIMEOUT = Duration.ofSeconds(60);
 
     private final Transport transport;
     private final Operations operations;
@@ -159,9 +161,10 @@ public final class JobfoundryClient {
     /**
      * Follows a job's changes ({@code GET /v1/jobs/{type}/{id}/events}): first the job as it is, then each change
      * (a burst of changes comes as its latest state), then its removal, which ends the stream. The stream blocks
-     * while it waits for the next event: read it on a thread of its own, and close it to stop following. One that
-     * ends without the removal (the service restarted, the connection dropped) may be opened again, and starts
-     * with the job as it is then.
+     * while it waits for the next event: read it on a thread of its own, and close it (from any thread) to stop
+     * following, which ends it quietly. One that ends without the removal (the service restarted) may be opened
+     * again, and starts with the job as it is then; one whose connection breaks, or stays silent for a minute
+     * (the service's keep-alive prevents that), fails with a {@link JobfoundryException}.
      *
      * @param type the job's type
      * @param id the job's id
@@ -169,7 +172,19 @@ public final class JobfoundryClient {
      * @throws ProblemException with status 404 if there is no such job
      */
     public Stream<JobEvent> events(String type, String id) {
-        return JobEvents.of(transport.lines(Paths.job(type, id) + "/events"));
+        return events(type, id, DEFAULT_EVENTS_IDLE_TIMEOUT);
+    }
+
+    /**
+     * {@link #events(String, String)}, taking the connection for dead after {@code idleTimeout} without a byte.
+     *
+     * @param type the job's type
+     * @param id the job's id
+     * @param idleTimeout longer than the service's {@code jobfoundry.api.events-keep-alive} (15 s by default)
+     * @return the events; close it to close the connection
+     */
+    public Stream<JobEvent> events(String type, String id, Duration idleTimeout) {
+        return JobEvents.of(transport.lines(Paths.job(type, id) + "/events"), idleTimeout);
     }
 
     /**
@@ -188,7 +203,8 @@ public final class JobfoundryClient {
     /**
      * Changes some of a job's members ({@code PATCH /v1/jobs/{type}/{id}}): {@code priority}, {@code repeat} and
      * {@code maxAttempts} of any job, and {@code scheduledAt}, {@code data} and {@code group} of a pending one;
-     * members left out keep their value.
+     * members left out keep their value. Dependencies are not changed here ({@code after} is refused with a
+     * {@code 400}): a {@link #put} of a pending job replaces them.
      *
      * @param type the job's type
      * @param id the job's id
@@ -203,7 +219,8 @@ public final class JobfoundryClient {
 
     /**
      * Runs a job again (couch_jobs' {@code resubmit}): a finished one is pending again, a pending one takes the
-     * new time, a running one runs again when its processor finishes it.
+     * new time, a running one runs again when its processor finishes it. Retried only when the connection could
+     * not be made, as {@link #create} is: a repeat after it took effect could run the job once more.
      *
      * @param type the job's type
      * @param id the job's id
@@ -215,7 +232,9 @@ public final class JobfoundryClient {
         if (scheduledAt != null) {
             body.put("scheduledAt", scheduledAt.toString());
         }
-        return Json.job(transport.send("POST", Paths.job(type, id) + "/resubmit", body, true, Duration.ZERO)
+        // Not repeated once it may have reached the service: a finished job it made pending may be running by
+        // the time a repeat arrives, which would then run it once more.
+        return Json.job(transport.send("POST", Paths.job(type, id) + "/resubmit", body, false, Duration.ZERO)
                 .orThrow().body());
     }
 

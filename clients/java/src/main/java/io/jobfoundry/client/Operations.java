@@ -14,13 +14,16 @@ import java.util.stream.StreamSupport;
 
 /**
  * The operator's calls ({@link JobfoundryClient#operations()}): job listings, every type with its counts, pausing
- * and resuming a type, its fairness groups, and bulk actions. Listings need the {@code viewer} role, the rest
- * {@code admin}, for the types the token may see. Thread-safe, like the client it comes from.
+ * and resuming a type, its fairness groups, and bulk actions. The reads (listings, types, groups) need the
+ * {@code viewer} role, pause, resume and bulk {@code admin}, for the types the token may see. Thread-safe, like
+ * the client it comes from.
  */
 public final class Operations {
 
-    /** The largest page the service hands out. */
-    static final int MAX_PAGE = 1000;
+    /** The page {@link #allJobs(JobFilter)} asks for: a job carries its data, up to 64 KiB of it. */
+    static final int DEFAULT_PAGE = 100;
+    /** How much longer than a call's timeout a bulk action may take, per job it may act on. */
+    private static final Duration BULK_TIME_PER_JOB = Duration.ofMillis(10);
 
     private final Transport transport;
 
@@ -50,13 +53,24 @@ public final class Operations {
     }
 
     /**
-     * Every job the filter matches, fetched a page at a time as the stream is read: a listing of a busy queue
-     * sees each job at most once, and may miss those added behind the cursor meanwhile.
+     * Every job the filter matches, fetched {@value #DEFAULT_PAGE} at a time as the stream is read: a listing of a
+     * busy queue sees each job at most once, and may miss those added behind the cursor meanwhile.
      *
      * @param filter the jobs to list
      * @return the jobs, in (type, id) order
      */
     public Stream<Job> allJobs(JobFilter filter) {
+        return allJobs(filter, DEFAULT_PAGE);
+    }
+
+    /**
+     * {@link #allJobs(JobFilter)}, fetched {@code pageSize} at a time.
+     *
+     * @param filter the jobs to list
+     * @param pageSize 1–1000 jobs per request
+     * @return the jobs, in (type, id) order
+     */
+    public Stream<Job> allJobs(JobFilter filter, int pageSize) {
         Iterator<Job> jobs = new Iterator<>() {
             private Iterator<Job> page = List.<Job>of().iterator();
             private String cursor;
@@ -66,7 +80,7 @@ public final class Operations {
             public boolean hasNext() {
                 // A filtered page may be empty while more follow.
                 while (!page.hasNext() && !last) {
-                    JobPage next = jobs(filter, MAX_PAGE, cursor);
+                    JobPage next = jobs(filter, pageSize, cursor);
                     page = next.jobs().iterator();
                     cursor = next.next();
                     last = cursor == null;
@@ -100,7 +114,8 @@ public final class Operations {
     }
 
     /**
-     * Pauses a type: it hands out no job until resumed (blocked accepts keep waiting); everything else goes on.
+     * Pauses a type: it hands out no job until resumed (blocked accepts keep waiting); everything else goes on. A
+     * type not used yet is created, paused: mind the spelling.
      *
      * @param type the type
      * @return the type as it is now ({@link TypeInfo#paused()})
@@ -140,14 +155,20 @@ public final class Operations {
 
     /**
      * Cancels, retries or removes every job a filter matches ({@code POST /v1/bulk}), each as the single call
-     * does it, in bounded transactions: not atomic as a whole, and safe to repeat.
+     * does it, 100 jobs per transaction: not atomic as a whole. A repeat lists the matching jobs again and may act
+     * on up to {@code limit} more (the next pending ones, for a cancel), so a bulk action is retried only when the
+     * connection could not be made; after a failure, look at what it did before running it again.
      *
      * @param action what to do
      * @param filter which jobs; it must name a type (or a glob)
      * @param limit 1–10000 matching jobs at most
      * @return how many matched, and how many changed
+     * @throws IllegalArgumentException if the filter names no type
      */
     public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
+        if (filter.type() == null) {
+            throw new IllegalArgumentException("a bulk action names its type (or a glob): JobFilter.type(...)");
+        }
         ObjectNode body = Json.MAPPER.createObjectNode().put("action", action.wireName()).put("limit", limit);
         ObjectNode match = body.putObject("filter").put("type", filter.type());
         if (filter.state() != null) {
@@ -159,7 +180,9 @@ public final class Operations {
         if (filter.group() != null) {
             match.put("group", filter.group());
         }
-        JsonNode answer = post("/v1/bulk", body);
+        // It takes longer the more jobs it acts on: the call's timeout grows with its limit.
+        JsonNode answer = transport.send("POST", "/v1/bulk", body, false, BULK_TIME_PER_JOB.multipliedBy(limit))
+                .orThrow().body();
         return new BulkResult(answer.path("matched").asLong(), answer.path("changed").asLong());
     }
 
@@ -167,8 +190,7 @@ public final class Operations {
         return transport.send("GET", path, null, true, Duration.ZERO).orThrow().body();
     }
 
-    // Every call here may be repeated without changing its effect: pause, resume, and a bulk action, which
-    // checks each job again and leaves alone what it already changed.
+    // Pause and resume may be repeated without changing their effect.
     private JsonNode post(String path, JsonNode body) {
         return transport.send("POST", path, body, true, Duration.ZERO).orThrow().body();
     }

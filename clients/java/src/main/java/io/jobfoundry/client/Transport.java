@@ -126,35 +126,50 @@ final class Transport {
 
     /**
      * The lines of a streamed answer ({@code text/event-stream}), read as they arrive; closing the stream closes
-     * the connection. A refusal is thrown as its problem. Not retried: a stream that ends is opened again by its
-     * reader, which is what a stream of states that starts with the current one allows.
+     * the connection. Opening it is retried like any {@code GET} (after a {@code 503} or a lost connection); a
+     * refusal is thrown as its problem, and a {@code 200} that is not an event stream (a proxy's page) as a
+     * {@link JobfoundryException}. A stream that ends is opened again by its reader, if it wants.
      */
     Stream<String> lines(String path) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(timeout) // until the answer's head: the stream itself is as long as it lasts
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(timeout) // until the answer's head: the stream itself lasts as long as it lasts
                 .header("User-Agent", USER_AGENT).header("Accept", "text/event-stream").GET();
         if (authorization != null) {
-            request.header("Authorization", authorization);
+            builder.header("Authorization", authorization);
         }
-        HttpResponse<Stream<String>> response;
-        try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
-        } catch (IOException | RuntimeException e) {
-            throw failure("GET " + path + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new JobfoundryException("GET " + path + ": interrupted", e);
-        }
-        if (response.statusCode() != 200) {
-            String text;
-            try (Stream<String> body = response.body()) {
-                text = body.collect(Collectors.joining("\n"));
+        HttpRequest request = builder.build();
+        for (int attempt = 1; ; attempt++) {
+            Duration retryAfter = null;
+            try {
+                HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
+                if (response.statusCode() == 200 && response.headers().firstValue("Content-Type").orElse("")
+                        .startsWith("text/event-stream")) {
+                    return response.body();
+                }
+                String text;
+                try (Stream<String> body = response.body()) {
+                    text = body.collect(Collectors.joining("\n"));
+                }
+                Answer answer = new Answer(response.statusCode(), json(text.getBytes(StandardCharsets.UTF_8)));
+                if (answer.status() != 503 || attempt >= retry.maxAttempts()) {
+                    throw answer.ok() ? new JobfoundryException("GET " + path + " answered " + answer.status()
+                            + " without an event stream") : answer.problem();
+                }
+                retryAfter = retryAfter(response);
+            } catch (IOException e) {
+                if (attempt >= retry.maxAttempts()) {
+                    throw failure("GET " + path + ": " + e, e);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new JobfoundryException("GET " + path + ": interrupted", e);
+            } catch (JobfoundryException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw failure("GET " + path + ": " + e, e);
             }
-            Answer answer = new Answer(response.statusCode(), json(text.getBytes(StandardCharsets.UTF_8)));
-            throw answer.ok() ? new JobfoundryException("GET " + path + " answered " + answer.status() + ", not a stream")
-                    : answer.problem();
+            pause(retry.delay(attempt, retryAfter), "GET", path);
         }
-        return response.body();
     }
 
     /**

@@ -1,12 +1,23 @@
 package io.jobfoundry.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Spliterators;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 
 /** Server-Sent Events as the service writes them, and as the format allows them, read into job events. */
@@ -16,7 +27,7 @@ class JobEventsTest {
 
     @Test
     void statesThenTheRemovalWhichEndsTheStream() {
-        List<JobEvent> events = JobEvents.of(Stream.of(
+        List<JobEvent> events = of(Stream.of(
                 "event: state", "id: 1", "data: " + PENDING, "",
                 ":keep-alive", "",
                 "event:state", "data:" + PENDING.replace("pending", "running"), "",
@@ -31,7 +42,7 @@ class JobEventsTest {
 
     @Test
     void dataOverSeveralLinesIsJoinedAndUnknownKindsAreSkipped() {
-        List<JobEvent> events = JobEvents.of(Stream.of(
+        List<JobEvent> events = of(Stream.of(
                 "event: progress", "data: {}", "",
                 "event: state", "data: {\"type\":\"email\",", "data: \"id\":\"j1\",\"state\":\"finished\",",
                 "data: \"result\":\"succeeded\"}", "")).toList();
@@ -42,10 +53,86 @@ class JobEventsTest {
     @Test
     void anEventThatIsNotJsonFailsClearlyAndClosingClosesTheLines() {
         AtomicBoolean closed = new AtomicBoolean();
-        try (Stream<JobEvent> events = JobEvents.of(Stream.of("event: state", "data: <html>", "")
+        try (Stream<JobEvent> events = of(Stream.of("event: state", "data: <html>", "")
                 .onClose(() -> closed.set(true)))) {
             assertThrows(JobfoundryException.class, events::toList);
         }
         assertTrue(closed.get());
+    }
+
+    @Test
+    void aSilentConnectionIsTakenForDeadAfterTheIdleTimeout() {
+        Lines silent = new Lines();
+        try (Stream<JobEvent> events = JobEvents.of(silent.stream(), Duration.ofMillis(200))) {
+            JobfoundryException dead = assertThrows(JobfoundryException.class, () -> events.iterator().next());
+            assertTrue(dead.getMessage().contains("taken for dead"), dead.getMessage());
+        }
+    }
+
+    @Test
+    void aReaderThatTakesItsTimeIsNotIdle() throws Exception {
+        Lines lines = new Lines();
+        try (Stream<JobEvent> events = JobEvents.of(lines.stream(), Duration.ofMillis(300))) {
+            Iterator<JobEvent> next = events.iterator();
+            lines.add("event: state", "data: " + PENDING, "");
+            assertEquals(JobState.PENDING, next.next().job().state());
+            Thread.sleep(800); // the reader is busy, not waiting: the watchdog leaves the stream alone
+            lines.add("event: removed", "data: {\"type\":\"email\",\"id\":\"j1\"}", "");
+            assertTrue(next.next().removed());
+        }
+    }
+
+    @Test
+    void aStreamClosedByItsReaderFromAnotherThreadEndsQuietly() throws Exception {
+        Lines silent = new Lines();
+        try (Stream<JobEvent> events = JobEvents.of(silent.stream(), Duration.ofMinutes(1))) {
+            CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS).execute(events::close);
+            assertFalse(events.iterator().hasNext(), "closed: no more events, and no failure");
+        }
+    }
+
+    private static Stream<JobEvent> of(Stream<String> lines) {
+        return JobEvents.of(lines, Duration.ofMinutes(1));
+    }
+
+    /** Lines that arrive when the test adds them; closing wakes a waiting reader as the JDK's body stream does. */
+    private static final class Lines {
+        private static final String CLOSED = new String("closed");
+        private final BlockingQueue<String> queue = new LinkedBlockingQueue<>();
+
+        void add(String... lines) {
+            queue.addAll(List.of(lines));
+        }
+
+        Stream<String> stream() {
+            Iterator<String> iterator = new Iterator<>() {
+                private String next;
+
+                @Override
+                public boolean hasNext() {
+                    if (next == null) {
+                        try {
+                            next = queue.take();
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                    if (next == CLOSED) {
+                        throw new UncheckedIOException(new IOException("closed"));
+                    }
+                    return true;
+                }
+
+                @Override
+                public String next() {
+                    hasNext();
+                    String line = next;
+                    next = null;
+                    return line;
+                }
+            };
+            return StreamSupport.stream(Spliterators.spliteratorUnknownSize(iterator, 0), false)
+                    .onClose(() -> queue.add(CLOSED));
+        }
     }
 }

@@ -67,6 +67,43 @@ class TransportTest {
         }
     }
 
+    /** A resubmit or a bulk action repeated after it took effect would do more: a job run again, more jobs changed. */
+    @Test
+    void resubmitsAndBulkActionsAreNotRepeatedAfterA503() throws Exception {
+        try (StubService stub = new StubService(r -> StubService.Reply.problem(503, UNAVAILABLE))) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
+            assertThrows(ProblemException.class, () -> client.resubmit("t", "a", null));
+            assertThrows(ProblemException.class,
+                    () -> client.operations().bulk(BulkAction.REMOVE, JobFilter.type("t"), 100));
+            assertEquals(2, stub.requests.size());
+            // Pausing twice is pausing: repeated.
+            assertThrows(ProblemException.class, () -> client.operations().pause("t"));
+            assertEquals(2 + 5, stub.requests.size());
+        }
+    }
+
+    @Test
+    void anEventStreamIsOpenedAgainAfterA503AndAPageThatIsNotOneIsRefused() throws Exception {
+        String stream = "event: state\ndata: " + StubService.job("t", "a", "pending") + "\n\n"
+                + "event: removed\ndata: {\"type\":\"t\",\"id\":\"a\"}\n\n";
+        AtomicInteger calls = new AtomicInteger();
+        try (StubService stub = new StubService(r -> calls.incrementAndGet() == 1
+                ? StubService.Reply.problem(503, UNAVAILABLE)
+                : new StubService.Reply(200, "text/event-stream", stream, Map.of()))) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
+            try (var events = client.events("t", "a")) {
+                assertEquals(java.util.List.of(false, true), events.map(JobEvent::removed).toList());
+            }
+            assertEquals(2, stub.requests.size());
+            assertEquals("text/event-stream", stub.requests.get(1).header("Accept"));
+        }
+        try (StubService stub = new StubService(r -> new StubService.Reply(200, "text/html", "<html>", Map.of()))) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
+            JobfoundryException refused = assertThrows(JobfoundryException.class, () -> client.events("t", "a"));
+            assertTrue(refused.getMessage().contains("without an event stream"), refused.getMessage());
+        }
+    }
+
     @Test
     void aCreateWithoutIdIsNotRepeatedAfterA503BecauseItMayHaveAddedTheJob() throws Exception {
         try (StubService stub = new StubService(r -> StubService.Reply.problem(503, UNAVAILABLE))) {
