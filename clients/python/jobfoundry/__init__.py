@@ -1,6 +1,7 @@
 """Jobfoundry client: producer calls (:class:`Client`) and a worker runtime (:class:`Worker`), standard
 library only."""
 from ._context import JobContext
+from ._events import JobEvents
 from ._operations import Operations
 from .client import Client, job_members
 from .errors import HaltError, JobfoundryError, JobInterrupted, ProblemError
@@ -14,6 +15,6 @@ __all__ = [
     "Client", "job_members", "Worker", "WorkerStats", "Handler", "JobContext",
     "JobfoundryError", "ProblemError", "HaltError", "JobInterrupted",
     "Job", "JobRef", "LeasedJob", "TypeInfo", "Concurrency", "RateLimit", "Saved", "NewJob", "Finish", "Heartbeat",
-    "ItemResult", "RetryPolicy", "Operations", "JobEvent", "JobPage", "FairnessGroup", "GroupPage", "BulkResult",
+    "ItemResult", "RetryPolicy", "Operations", "JobEvent", "JobEvents", "JobPage", "FairnessGroup", "GroupPage", "BulkResult",
     "NO_RETRY", "UNSET",
 ]

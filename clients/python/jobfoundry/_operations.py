@@ -7,8 +7,10 @@ from urllib.parse import quote
 from ._transport import Transport
 from .models import BulkResult, FairnessGroup, GroupPage, Job, JobPage, TypeInfo
 
-#: The largest page the service hands out.
-MAX_PAGE = 1000
+#: The page :meth:`Operations.all_jobs` asks for by default: a job carries its data, up to 64 KiB of it.
+DEFAULT_PAGE = 100
+#: How much longer than a call's timeout a bulk action may take, in seconds per job it may act on.
+BULK_SECONDS_PER_JOB = 0.01
 
 BULK_ACTIONS = ("cancel", "retry", "remove")
 
@@ -24,13 +26,13 @@ def _query(path: str, params: Dict[str, Any]) -> str:
 
 
 class Operations:
-    """Reached as :attr:`Client.operations`. Listings need the ``viewer`` role, the rest ``admin``, for the types
-    the token may see. Thread-safe, like the client it comes from."""
+    """Reached as :attr:`Client.operations`. The reads (listings, types, groups) need the ``viewer`` role, pause,
+    resume and bulk ``admin``, for the types the token may see. Thread-safe, like the client it comes from."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
 
-    def jobs(self, type_: Optional[str] = None, state: Optional[str] = None, result: Optional[str] = None,
+    def jobs(self, type_: Optional[str] = None, *, state: Optional[str] = None, result: Optional[str] = None,
              group: Optional[str] = None, limit: Optional[int] = None, cursor: Optional[str] = None) -> JobPage:
         """One page of jobs (``GET /v1/jobs``) in (type, id) order. ``type_`` is a name or a glob (``*``, ``?``),
         None for every type; ``state`` pending, running or finished; ``result`` succeeded, failed or cancelled
@@ -41,13 +43,14 @@ class Operations:
         body = self._t.send("GET", path).or_raise().body
         return JobPage([Job.from_json(n) for n in body["jobs"]], body.get("next"))
 
-    def all_jobs(self, type_: Optional[str] = None, state: Optional[str] = None, result: Optional[str] = None,
-                 group: Optional[str] = None) -> Iterator[Job]:
-        """Every job the filter matches (as :meth:`jobs`), fetched a page at a time as the iterator is read: a
-        listing of a busy queue sees each job at most once, and may miss those added behind the cursor meanwhile."""
+    def all_jobs(self, type_: Optional[str] = None, *, state: Optional[str] = None, result: Optional[str] = None,
+                 group: Optional[str] = None, page_size: int = DEFAULT_PAGE) -> Iterator[Job]:
+        """Every job the filter matches (as :meth:`jobs`), fetched ``page_size`` (1–1000) at a time as the iterator
+        is read: a listing of a busy queue sees each job at most once, and may miss those added behind the cursor
+        meanwhile."""
         cursor: Optional[str] = None
         while True:
-            page = self.jobs(type_, state, result, group, MAX_PAGE, cursor)
+            page = self.jobs(type_, state=state, result=result, group=group, limit=page_size, cursor=cursor)
             yield from page.jobs
             if page.next is None:
                 return
@@ -60,32 +63,37 @@ class Operations:
 
     def pause(self, type_: str) -> TypeInfo:
         """Pauses a type: it hands out no job until resumed (blocked accepts keep waiting); everything else goes
-        on."""
+        on. A type not used yet is created, paused: mind the spelling."""
         return TypeInfo.from_json(self._t.send("POST", f"/v1/types/{_seg(type_)}/pause", {}).or_raise().body)
 
     def resume(self, type_: str) -> TypeInfo:
         """Resumes a paused type: waiting accepts get its due jobs at once."""
         return TypeInfo.from_json(self._t.send("POST", f"/v1/types/{_seg(type_)}/resume", {}).or_raise().body)
 
-    def groups(self, type_: str, limit: Optional[int] = None, cursor: Optional[str] = None) -> GroupPage:
+    def groups(self, type_: str, *, limit: Optional[int] = None, cursor: Optional[str] = None) -> GroupPage:
         """One page of a type's fairness groups with pending or running jobs, in name order."""
         path = _query(f"/v1/types/{_seg(type_)}/groups", {"limit": limit, "cursor": cursor})
         body = self._t.send("GET", path).or_raise().body
         return GroupPage([FairnessGroup(g["group"], int(g["pending"]), int(g["due"]), int(g["running"]))
                           for g in body["groups"]], body.get("next"))
 
-    def bulk(self, action: str, type_: str, state: Optional[str] = None, result: Optional[str] = None,
+    def bulk(self, action: str, type_: str, *, state: Optional[str] = None, result: Optional[str] = None,
              group: Optional[str] = None, limit: Optional[int] = None) -> BulkResult:
         """Cancels, retries or removes (``action``) every job the filter matches (``POST /v1/bulk``), each as the
-        single call does it, up to ``limit`` (1–10000; None: the service's default, 1000) in bounded
-        transactions: not atomic as a whole, and safe to repeat. ``type_`` is required (a name or a glob)."""
+        single call does it, up to ``limit`` (1–10000; None: the service's default, 1000), 100 per transaction:
+        not atomic as a whole. A repeat lists the matching jobs again and may act on up to ``limit`` more (the next
+        pending ones, for a cancel), so it is retried only when the connection could not be made; after a
+        failure, look at what it did before running it again. ``type_`` is required (a name or a glob)."""
         if action not in BULK_ACTIONS:
             raise ValueError(f"action is one of {', '.join(BULK_ACTIONS)}, not {action!r}")
+        if not type_:
+            raise ValueError("a bulk action names its type (or a glob)")
         match = {name: value for name, value in (("type", type_), ("state", state), ("result", result),
                                                   ("group", group)) if value is not None}
         body: Dict[str, Any] = {"action": action, "filter": match}
         if limit is not None:
             body["limit"] = limit
-        # A bulk action checks each job again and leaves alone what it already changed: safe to repeat.
-        answer = self._t.send("POST", "/v1/bulk", body).or_raise().body
+        # It takes longer the more jobs it acts on: the call's timeout grows with its limit.
+        extra = BULK_SECONDS_PER_JOB * (1000 if limit is None else limit)
+        answer = self._t.send("POST", "/v1/bulk", body, idempotent=False, long_poll=extra).or_raise().body
         return BulkResult(int(answer["matched"]), int(answer["changed"]))

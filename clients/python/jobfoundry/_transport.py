@@ -7,7 +7,7 @@ import json
 import socket
 import threading
 import time
-from typing import Any, Dict, Generator, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Optional, Set, Tuple
 from urllib.parse import urlsplit
 
 from .errors import HALT_TYPE, HaltError, JobfoundryError, ProblemError
@@ -125,44 +125,43 @@ class Transport:
             self._check_aborted(method, path)
             time.sleep(self._retry.delay(attempt, retry_after))
 
-    def lines(self, path: str, idle_timeout: float) -> Generator[str, None, None]:
-        """The lines of a streamed answer (``text/event-stream``), read as they arrive, on a connection of its own
-        that closes when the iterator is closed or ends. The request is made here: a refusal raises its problem
-        now. Not retried: a stream that ends is opened again by its reader. ``idle_timeout``: seconds without a
-        byte (the service sends a keep-alive comment every 15 s by default) after which the connection is taken
-        for dead, and reading raises JobfoundryError."""
-        cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
-        conn = cls(self._host, self._port, timeout=self._timeout)
-        try:
+    def lines(self, path: str, idle_timeout: float) -> "LineStream":
+        """The lines of a streamed answer (``text/event-stream``), on a connection of its own. Opening it is retried
+        like any GET (after a 503 or a lost connection); a refusal raises its problem, a 200 that is not an event
+        stream (a proxy's page) JobfoundryError. ``idle_timeout``: seconds without a byte after which the
+        connection is taken for dead."""
+        headers = dict(self._headers, Accept="text/event-stream")
+        attempt = 0
+        while True:
+            attempt += 1
+            retry_after: Optional[float] = None
+            cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+            conn = cls(self._host, self._port, timeout=self._timeout)
             try:
-                conn.request("GET", self._prefix + path, headers=dict(self._headers, Accept="text/event-stream"))
+                conn.request("GET", self._prefix + path, headers=headers)
+                # Kept here: an answer that will close hands the socket over to the response, and the connection
+                # forgets it; the response goes on reading it, and the idle timeout and a close must reach it.
+                sock = conn.sock
                 response = conn.getresponse()
-            except Exception as e:
-                raise self._failure("GET", path, e) from (None if self._leaks(e) else e)
-            if response.status != 200:
+                if response.status == 200 and response.getheader("Content-Type", "").startswith("text/event-stream"):
+                    sock.settimeout(idle_timeout)
+                    return LineStream(conn, sock, response, lambda e: self._failure("GET", path, e), idle_timeout)
                 answer = Answer(response.status, _json(response.read()))
-                raise answer.problem() if not answer.ok else JobfoundryError(
-                    f"GET {path} answered {response.status}, not a stream")
-            if conn.sock is not None:
-                conn.sock.settimeout(idle_timeout)
-        except BaseException:
-            conn.close()
-            raise
-        return self._read_lines(conn, response, path)
-
-    def _read_lines(self, conn: http.client.HTTPConnection, response: http.client.HTTPResponse,
-                    path: str) -> Generator[str, None, None]:
-        try:
-            while True:
-                try:
-                    line = response.readline()
-                except OSError as e:
-                    raise self._failure("GET", path, e) from e
-                if not line:
-                    return
-                yield line.decode("utf-8").rstrip("\r\n")
-        finally:
-            conn.close()
+                conn.close()
+                if response.status != 503 or attempt >= self._retry.max_attempts:
+                    raise answer.problem() if not answer.ok else JobfoundryError(
+                        f"GET {path} answered {response.status} without an event stream")
+                retry_after = _retry_after(response.headers)
+            except (OSError, http.client.HTTPException) as e:
+                conn.close()
+                if attempt >= self._retry.max_attempts:
+                    raise self._failure("GET", path, e) from (None if self._leaks(e) else e)
+            except JobfoundryError:
+                raise
+            except Exception as e:
+                conn.close()
+                raise self._failure("GET", path, e) from (None if self._leaks(e) else e)
+            time.sleep(self._retry.delay(attempt, retry_after))
 
     def _leaks(self, e: BaseException) -> bool:
         return bool(self._token) and self._token in f"{e!s}{e!r}"
@@ -239,6 +238,67 @@ class Transport:
                 if known is conn:
                     del self._connections[ident]
         conn.close()
+
+
+class LineStream:
+    """The lines of one streamed answer, read as they arrive. :meth:`close` may come from any thread: it shuts the
+    socket down, which wakes a reader waiting on it, and that reader then sees the end, not a failure, and closes
+    the connection itself (closing it under a reader would break the reader's file mid-read)."""
+
+    def __init__(self, conn: http.client.HTTPConnection, sock: socket.socket, response: http.client.HTTPResponse,
+                 failure: Callable[[BaseException], JobfoundryError], idle_timeout: float) -> None:
+        self._conn = conn
+        self._sock = sock
+        self._response = response
+        self._failure = failure
+        self._idle_timeout = idle_timeout
+        self._lock = threading.Lock()
+        self._closed = False
+        self._reading = False
+
+    def readline(self) -> Optional[str]:
+        """The next line without its end, or None at the end of the stream (or once it is closed)."""
+        with self._lock:
+            if self._closed:
+                return None
+            self._reading = True
+        failure: Optional[JobfoundryError] = None
+        cause: Optional[BaseException] = None
+        raw = b""
+        try:
+            raw = self._response.readline()
+        except socket.timeout as e:
+            failure, cause = JobfoundryError(f"no event and no keep-alive for {self._idle_timeout:g} s: the "
+                                             f"connection is taken for dead; open the stream again"), e
+        except (OSError, http.client.HTTPException, ValueError) as e:
+            failure, cause = self._failure(e), e
+        with self._lock:
+            self._reading = False
+            closed = self._closed
+        if closed or failure is not None or not raw:
+            self._close_connection()
+            if failure is not None and not closed:
+                raise failure from cause
+            return None
+        return raw.decode("utf-8").rstrip("\r\n")
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            reading = self._reading
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        if not reading:
+            self._close_connection()
+
+    def _close_connection(self) -> None:
+        with self._lock:
+            self._closed = True
+        self._response.close()
+        self._conn.close()
+        self._sock.close()
 
 
 def _checked_token(token: Optional[str]) -> Optional[str]:

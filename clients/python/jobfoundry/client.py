@@ -2,16 +2,16 @@
 operator's calls (:attr:`Client.operations`)."""
 from __future__ import annotations
 
-import json
 import time
 from datetime import datetime
-from typing import Any, Dict, Generator, Iterable, List, Mapping, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
+from ._events import JobEvents
 from ._operations import Operations, _seg
 from ._transport import Transport
 from .errors import HaltError, JobfoundryError, ProblemError
-from .models import (UNSET, Concurrency, Finish, Heartbeat, ItemResult, Job, JobEvent, JobLike, LeasedJob, NewJob,
-                     RateLimit, RetryPolicy, Saved, TypeInfo, format_time, ref_json)
+from .models import (UNSET, Concurrency, Finish, Heartbeat, ItemResult, Job, JobLike, LeasedJob, NewJob, RateLimit,
+                     RetryPolicy, Saved, TypeInfo, format_time, ref_json)
 
 #: The longest wait the service grants a long poll (its default ``jobfoundry.api.max-wait``), in seconds.
 MAX_SERVER_WAIT = 300.0
@@ -122,14 +122,15 @@ class Client:
             if job.state == state or time.monotonic() >= deadline:
                 return job
 
-    def events(self, type_: str, id_: str, idle_timeout: float = 60.0) -> Generator[JobEvent, None, None]:
+    def events(self, type_: str, id_: str, idle_timeout: float = 60.0) -> JobEvents:
         """Follows a job's changes (``GET .../events``): first the job as it is, then each change (a burst of
-        changes comes as its latest state), then its removal, which ends the iterator. It blocks while it waits for
-        the next event; close it (or leave the ``for`` loop) to close the connection. One that ends without the
-        removal (the service restarted, the connection dropped) may be opened again, and starts with the job as it
-        is then; ``idle_timeout`` seconds without a byte (the service's keep-alive prevents that) raise
-        JobfoundryError. A missing job raises ProblemError 404 here, before any event."""
-        return _events(self._t.lines(_job_path(type_, id_) + "/events", idle_timeout))
+        changes comes as its latest state), then its removal, which ends the iteration. The iterator blocks while it
+        waits for the next event; close it (``close()`` from any thread, which ends it quietly, or a ``with``
+        block) to close the connection. One that ends without the removal (the service restarted) may be opened
+        again, and starts with the job as it is then; one whose connection breaks, or stays silent for
+        ``idle_timeout`` seconds (the service's keep-alive prevents that), raises JobfoundryError. A missing job
+        raises ProblemError 404 here."""
+        return JobEvents(self._t.lines(_job_path(type_, id_) + "/events", idle_timeout))
 
     def cancel(self, type_: str, id_: str) -> Job:
         """Cancels a job: pending → cancelled now; running → its processor is halted; finished → unchanged."""
@@ -137,16 +138,22 @@ class Client:
 
     def update(self, type_: str, id_: str, **members: Any) -> Job:
         """Changes some of a job's members (``PATCH``): ``priority``, ``repeat`` and ``max_attempts`` of any job,
-        ``scheduled_at``, ``data`` and ``group`` of a pending one; members left out keep their value. A missing
-        job raises ProblemError 404, the data of a running one 409."""
+        ``scheduled_at``, ``data`` and ``group`` of a pending one; members left out keep their value. Dependencies
+        are not changed here (``after`` is refused with a 400): a :meth:`put` of a pending job replaces them. A
+        missing job raises ProblemError 404, the data of a running one 409."""
         body = job_members(**members)
         return Job.from_json(self._t.send("PATCH", _job_path(type_, id_), body).or_raise().body)
 
     def resubmit(self, type_: str, id_: str, scheduled_at: Optional[datetime] = None) -> Job:
         """Runs a job again (couch_jobs ``resubmit``): finished → pending, due at ``scheduled_at`` (None: now);
-        pending → moves to ``scheduled_at`` if given; running → runs again when its processor finishes it."""
+        pending → moves to ``scheduled_at`` if given; running → runs again when its processor finishes it. Retried
+        only when the connection could not be made, as :meth:`create`: a repeat after it took effect could run the
+        job once more."""
         body = {} if scheduled_at is None else {"scheduledAt": format_time(scheduled_at)}
-        return Job.from_json(self._t.send("POST", _job_path(type_, id_) + "/resubmit", body).or_raise().body)
+        # Not repeated once it may have reached the service: a finished job it made pending may be running by the
+        # time a repeat arrives, which would then run it once more.
+        answer = self._t.send("POST", _job_path(type_, id_) + "/resubmit", body, idempotent=False)
+        return Job.from_json(answer.or_raise().body)
 
     def remove(self, type_: str, id_: str) -> bool:
         """Removes every trace of a job (its processor is halted). False if there was no such job."""
@@ -233,46 +240,6 @@ class Client:
     @property
     def transport(self) -> Transport:
         return self._t
-
-
-def _events(lines: Generator[str, None, None]) -> Generator[JobEvent, None, None]:
-    """Server-Sent Events as job events; comments (the keep-alive) and unknown kinds are skipped, as SSE asks."""
-    name, data = "message", None
-    try:
-        for line in lines:
-            if line == "":
-                event = _event(name, data) if data is not None else None
-                if event is not None:
-                    yield event
-                    if event.removed:
-                        return
-                name, data = "message", None
-            elif line.startswith("event:"):
-                name = _strip_one(line[6:])
-            elif line.startswith("data:"):
-                value = _strip_one(line[5:])
-                data = value if data is None else data + "\n" + value
-    finally:
-        lines.close()
-
-
-def _strip_one(value: str) -> str:
-    """An SSE field's value: one space after the colon is not part of it."""
-    return value[1:] if value.startswith(" ") else value
-
-
-def _event(name: str, data: str) -> Optional[JobEvent]:
-    """A job's event from its SSE name and data; None for a kind this client does not know (skipped)."""
-    if name not in ("state", "removed"):
-        return None
-    try:
-        body = json.loads(data)
-    except ValueError as e:
-        raise JobfoundryError("the service sent an event that is not JSON") from e
-    if name == "state":
-        job = Job.from_json(body)
-        return JobEvent(job.type, job.id, job)
-    return JobEvent(body["type"], body["id"], None)
 
 
 def _finish_body(finish: Finish) -> Dict[str, Any]:

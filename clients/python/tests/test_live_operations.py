@@ -1,5 +1,6 @@
 """The calls beyond producing and processing, against the real service: following, changing and resubmitting a
 job, and the operator's listings, pause and resume, fairness groups and bulk actions."""
+import threading
 import unittest
 
 from jobfoundry import Client, Finish, Heartbeat, ProblemError
@@ -38,6 +39,9 @@ class OperationsTest(unittest.TestCase):
         c, t = self.client, new_type("py-ops")
         job = c.create(t, data={"step": 0})
         events = c.events(t, job.id)
+        # A missing event fails the test instead of keeping it waiting: the stream is closed under it.
+        watchdog = threading.Timer(60, events.close)
+        watchdog.start()
         try:
             self.assertEqual("pending", next(events).job.state, "first the job as it is")
             leased = c.accept([t], 1, 5)[0]
@@ -51,6 +55,7 @@ class OperationsTest(unittest.TestCase):
             self.assertEqual((True, t, job.id), (removed.removed, removed.type, removed.id))
             self.assertEqual([], list(events), "the removal ends the stream")
         finally:
+            watchdog.cancel()
             events.close()
         with self.assertRaises(ProblemError) as missing:
             c.events(t, job.id)
@@ -123,6 +128,8 @@ class OperationsTest(unittest.TestCase):
         self.assertEqual([], list(self.ops.all_jobs(t)))
         with self.assertRaises(ValueError):
             self.ops.bulk("delete", t)
+        with self.assertRaises(ValueError):
+            self.ops.bulk("remove", "")
 
 
 if __name__ == "__main__":

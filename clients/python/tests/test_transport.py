@@ -60,6 +60,19 @@ class TransportTest(unittest.TestCase):
                 client.put("t", "a")
             self.assertEqual(1 + 5, len(stub.requests), "a PUT names its job: safe to repeat")
 
+    def test_resubmits_and_bulk_actions_are_not_repeated_after_a_503(self):
+        with StubService(lambda r: (503, UNAVAILABLE, NO_HEADERS)) as stub:
+            client = Client(stub.url, retry=FAST)
+            self.addCleanup(client.close)
+            with self.assertRaises(ProblemError):
+                client.resubmit("t", "a")
+            with self.assertRaises(ProblemError):
+                client.operations.bulk("remove", "t", limit=100)
+            self.assertEqual(2, len(stub.requests), "a repeat could run a job again, or change more jobs")
+            with self.assertRaises(ProblemError):
+                client.operations.pause("t")
+            self.assertEqual(2 + 5, len(stub.requests), "pausing twice is pausing: safe to repeat")
+
     def test_a_lost_connection_is_retried(self):
         server = socket.socket()
         server.bind(("127.0.0.1", 0))
