@@ -75,7 +75,8 @@ public class QueueResource {
             description = "Each matching job as the single call does it: cancel as POST .../cancel, retry as PUT of a "
                     + "finished job (a fresh run; jobs not finished are left alone), remove as DELETE; a running "
                     + "job's processor gets its 409. Up to limit matching jobs, 100 per transaction, each job checked "
-                    + "again in its transaction; the bulk as a whole is not atomic. Repeating it is safe.")
+                    + "again in its transaction; the bulk as a whole is not atomic. Repeating it acts only on what "
+                    + "still matches: with more matching jobs than limit, on up to limit more.")
     @Tag(name = "Jobs")
     @RequestBody(ref = "Bulk")
     @APIResponse(responseCode = "200", description = "How many jobs matched, and how many the action changed",
