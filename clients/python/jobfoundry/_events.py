@@ -75,9 +75,9 @@ def _event(name: str, data: str) -> Optional[JobEvent]:
         return None
     try:
         body = json.loads(data)
-    except ValueError as e:
-        raise JobfoundryError("the service sent an event that is not JSON") from e
-    if name == "state":
-        job = Job.from_json(body)
-        return JobEvent(job.type, job.id, job)
-    return JobEvent(body["type"], body["id"], None)
+        if name == "state":
+            job = Job.from_json(body)
+            return JobEvent(job.type, job.id, job)
+        return JobEvent(body["type"], body["id"], None)
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise JobfoundryError(f"the service sent a {name} event this client cannot read") from e

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import select
 import socket
 import threading
 import time
@@ -105,7 +106,7 @@ class Transport:
             retry_after: Optional[float] = None
             self._check_aborted(method, path)
             try:
-                status, answer_headers, raw = self._exchange(method, path, payload, headers, long_poll)
+                status, answer_headers, raw = self._exchange(method, path, payload, headers, long_poll, idempotent)
                 answer = Answer(status, _json(raw))
                 if status != 503 or not idempotent or attempt >= self._retry.max_attempts:
                     return answer
@@ -130,6 +131,8 @@ class Transport:
         like any GET (after a 503 or a lost connection); a refusal raises its problem, a 200 that is not an event
         stream (a proxy's page) JobfoundryError. ``idle_timeout``: seconds without a byte after which the
         connection is taken for dead."""
+        if idle_timeout is None or not idle_timeout > 0:
+            raise ValueError(f"idle_timeout is a number of seconds above 0, not {idle_timeout!r}")
         headers = dict(self._headers, Accept="text/event-stream")
         attempt = 0
         while True:
@@ -145,7 +148,8 @@ class Transport:
                 response = conn.getresponse()
                 if response.status == 200 and response.getheader("Content-Type", "").startswith("text/event-stream"):
                     sock.settimeout(idle_timeout)
-                    return LineStream(conn, sock, response, lambda e: self._failure("GET", path, e), idle_timeout)
+                    return LineStream(conn, sock, response, lambda e: self._failure("GET", path, e), self._leaks,
+                                      idle_timeout)
                 answer = Answer(response.status, _json(response.read()))
                 conn.close()
                 if response.status != 503 or attempt >= self._retry.max_attempts:
@@ -161,6 +165,9 @@ class Transport:
             except Exception as e:
                 conn.close()
                 raise self._failure("GET", path, e) from (None if self._leaks(e) else e)
+            except BaseException:
+                conn.close()  # an interrupt: the connection goes with it
+                raise
             time.sleep(self._retry.delay(attempt, retry_after))
 
     def _leaks(self, e: BaseException) -> bool:
@@ -177,9 +184,14 @@ class Transport:
             raise JobfoundryError(f"{method} {path}: aborted")
 
     def _exchange(self, method: str, path: str, payload: Optional[bytes], headers: Dict[str, str],
-                  long_poll: float) -> Tuple[int, http.client.HTTPMessage, bytes]:
+                  long_poll: float, idempotent: bool) -> Tuple[int, http.client.HTTPMessage, bytes]:
         for fresh in (False, True):
             conn, reused = self._connection()
+            if reused and not idempotent and _closed_by_peer(conn):
+                # A call that must not go twice is not sent on a connection the server may have closed, which
+                # would leave it unknown whether the server read it: a fresh one instead.
+                self._drop(conn)
+                conn, reused = self._connection()
             answered = False
             try:
                 conn.timeout = self._timeout + long_poll
@@ -195,10 +207,12 @@ class Transport:
             except _CLOSED_WHILE_IDLE:
                 self._drop(conn)
                 # A server closes a kept-alive connection once it has been idle for a while (Quarkus after 30 min by
-                # default, less where configured), and we learn it only by writing to it: it did not read this
-                # request, so it goes again, once, on a fresh connection, whatever its method (what HTTP clients
-                # do). A create is not repeated by this: the failed try never reached the service.
-                if reused and not answered and not fresh:
+                # default, less where configured), and we learn it only by writing to it, or by an answer that never
+                # comes: then the request goes again, once, on a fresh connection. Only a call that may go twice:
+                # a server that read the request and then closed (a crash, a restart) is told apart from an idle
+                # close by nothing, so a create, a resubmit or a bulk action fails instead, and was checked for a
+                # closed connection before it was sent.
+                if reused and not answered and not fresh and idempotent:
                     continue
                 raise
             except BaseException:
@@ -246,11 +260,13 @@ class LineStream:
     the connection itself (closing it under a reader would break the reader's file mid-read)."""
 
     def __init__(self, conn: http.client.HTTPConnection, sock: socket.socket, response: http.client.HTTPResponse,
-                 failure: Callable[[BaseException], JobfoundryError], idle_timeout: float) -> None:
+                 failure: Callable[[BaseException], JobfoundryError], leaks: Callable[[BaseException], bool],
+                 idle_timeout: float) -> None:
         self._conn = conn
         self._sock = sock
         self._response = response
         self._failure = failure
+        self._leaks = leaks
         self._idle_timeout = idle_timeout
         self._lock = threading.Lock()
         self._closed = False
@@ -271,7 +287,10 @@ class LineStream:
             failure, cause = JobfoundryError(f"no event and no keep-alive for {self._idle_timeout:g} s: the "
                                              f"connection is taken for dead; open the stream again"), e
         except (OSError, http.client.HTTPException, ValueError) as e:
-            failure, cause = self._failure(e), e
+            failure, cause = self._failure(e), (None if self._leaks(e) else e)
+        except BaseException:
+            self.close()  # an interrupt: the connection goes with it
+            raise
         with self._lock:
             self._reading = False
             closed = self._closed
@@ -280,7 +299,7 @@ class LineStream:
             if failure is not None and not closed:
                 raise failure from cause
             return None
-        return raw.decode("utf-8").rstrip("\r\n")
+        return raw.decode("utf-8", "replace").rstrip("\r\n")
 
     def close(self) -> None:
         with self._lock:
@@ -299,6 +318,19 @@ class LineStream:
         self._response.close()
         self._conn.close()
         self._sock.close()
+
+
+def _closed_by_peer(conn: http.client.HTTPConnection) -> bool:
+    """Whether an idle kept-alive connection has been closed by the server (or holds bytes nobody asked for): it is
+    readable, which an idle connection still open never is."""
+    sock = conn.sock
+    if sock is None:
+        return True
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
 
 
 def _checked_token(token: Optional[str]) -> Optional[str]:

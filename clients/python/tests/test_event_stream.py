@@ -39,9 +39,9 @@ class ScriptedServer:
                 try:
                     while conn.recv(4096):
                         pass
+                    self.hung_up.set()  # the client closed its end (not this server's timeout)
                 except OSError:
                     pass
-            self.hung_up.set()
 
     def close(self):
         self._sock.close()
@@ -87,8 +87,16 @@ class EventStreamTest(unittest.TestCase):
         events = client.events("t", "a")
         self.assertEqual("pending", next(events).job.state)
         threading.Timer(0.2, events.close).start()
+        started = time.monotonic()
         self.assertEqual([], list(events), "no more events, and no failure")
-        self.assertTrue(server.hung_up.wait(5), "the connection was closed")
+        self.assertLess(time.monotonic() - started, 3, "the close woke the waiting reader")
+        self.assertTrue(server.hung_up.wait(3), "the connection was closed")
+
+    def test_an_idle_timeout_must_be_a_positive_number(self):
+        _, client = self.serve()
+        for bad in (0, -1, None):
+            with self.assertRaises(ValueError):
+                client.events("t", "a", idle_timeout=bad)
 
     def test_an_answer_that_is_not_an_event_stream_is_refused(self):
         def page(conn):

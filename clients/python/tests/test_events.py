@@ -51,11 +51,13 @@ class EventsTest(unittest.TestCase):
         self.assertEqual(["succeeded"], [e.job.result for e in events])
         self.assertTrue(source.closed, "the connection is closed at the end")
 
-    def test_an_event_that_is_not_json_fails_clearly(self):
-        source = Lines("event: state", "data: <html>", "")
-        with self.assertRaises(JobfoundryError):
-            list(JobEvents(source))
-        self.assertTrue(source.closed)
+    def test_an_event_that_is_not_json_or_not_a_job_fails_clearly(self):
+        for data in ("<html>", "[]", '{"type":"t"}'):
+            for kind in ("state", "removed"):
+                source = Lines("event: " + kind, "data: " + data, "")
+                with self.assertRaises(JobfoundryError, msg=f"{kind} {data}"):
+                    list(JobEvents(source))
+                self.assertTrue(source.closed)
 
     def test_closing_before_reading_closes_the_connection(self):
         source = Lines("event: state", "data: " + json.dumps(PENDING), "")
@@ -69,12 +71,15 @@ class EventsTest(unittest.TestCase):
 
         def wait_for_close(source):
             closed_by_other.wait(10)
+            if not source.closed:
+                raise AssertionError("the stream was not closed")
             return None  # what the transport's stream answers once closed
         source = Lines("event: state", "data: " + json.dumps(PENDING), "", then=wait_for_close)
         events = JobEvents(source)
         self.assertEqual("pending", next(events).job.state)
         threading.Timer(0.2, lambda: (events.close(), closed_by_other.set())).start()
         self.assertEqual([], list(events), "no more events, and no failure")
+        self.assertTrue(source.closed)
 
 
 if __name__ == "__main__":

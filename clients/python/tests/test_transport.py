@@ -1,3 +1,4 @@
+import json
 import socket
 import threading
 import time
@@ -72,6 +73,59 @@ class TransportTest(unittest.TestCase):
             with self.assertRaises(ProblemError):
                 client.operations.pause("t")
             self.assertEqual(2 + 5, len(stub.requests), "pausing twice is pausing: safe to repeat")
+
+    def test_a_call_the_server_read_before_it_closed_is_not_sent_again_unless_it_may_go_twice(self):
+        # The server answers a GET on a kept-alive connection, then reads the next request whole and closes without
+        # answering, as a crashing or restarting service does: nothing tells that apart from an idle close.
+        posts = []
+        listener = socket.create_server(("127.0.0.1", 0))
+        self.addCleanup(listener.close)
+
+        def read_request(conn):
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return None
+                data += chunk
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                           if line.lower().startswith(b"content-length:")), 0)
+            while len(body) < length:
+                body += conn.recv(65536)
+            return head.split(b" ")[0].decode()
+
+        def serve():
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except OSError:
+                    return
+                with conn:
+                    while True:
+                        method = read_request(conn)
+                        if method is None:
+                            break
+                        if method != "GET":
+                            posts.append(method)
+                            break  # read, then closed without an answer
+                        body = json.dumps(job("t", "a")).encode()
+                        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                                     + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+        threading.Thread(target=serve, daemon=True).start()
+        client = Client(f"http://127.0.0.1:{listener.getsockname()[1]}", retry=FAST)
+        self.addCleanup(client.close)
+        for call in (lambda: client.create("t"), lambda: client.resubmit("t", "a"),
+                     lambda: client.operations.bulk("cancel", "t")):
+            client.get("t", "a")  # the connection is now kept alive, and reused by the call
+            with self.assertRaises(JobfoundryError):
+                call()
+        self.assertEqual(["POST"] * 3, posts, "each call reached the server once")
+        client.get("t", "a")
+        with self.assertRaises(JobfoundryError):
+            client.cancel("t", "a")  # safe to repeat: sent again, and again read and dropped
+        self.assertGreater(len(posts), 4)
 
     def test_a_lost_connection_is_retried(self):
         server = socket.socket()
