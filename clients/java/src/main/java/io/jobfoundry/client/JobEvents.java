@@ -3,12 +3,15 @@ package io.jobfoundry.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ref.Cleaner;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -25,16 +28,20 @@ import java.util.stream.StreamSupport;
  * <p>The JDK's HTTP client has no read timeout for a body, so a connection that died without a word would keep
  * its reader waiting for good: a watchdog closes the stream once its reader has waited {@code idleTimeout} for a
  * line (the service sends a keep-alive comment every 15 s by default), and the reader then fails. A stream closed
- * by its own reader, from any thread, ends quietly.
+ * by its own reader, from any thread, ends quietly. The connection is closed as soon as the stream ends (the
+ * removal, the end of the answer, a failure), and, for a stream dropped unread and unclosed, once it is garbage:
+ * the watchdog holds it only weakly.
  */
 final class JobEvents implements Iterator<JobEvent> {
 
     private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(daemon());
+    private static final Cleaner CLEANER = Cleaner.create(daemon());
 
     private final Stream<String> lines;
     private final Iterator<String> source;
     private final Duration idleTimeout;
     private final ScheduledFuture<?> watch;
+    private final Cleaner.Cleanable cleanable;
     /** When the reader began to wait for the line it waits for now; 0 while it is not waiting. */
     private volatile long waitingSince;
     private volatile boolean closed;
@@ -47,7 +54,27 @@ final class JobEvents implements Iterator<JobEvent> {
         this.source = lines.iterator();
         this.idleTimeout = idleTimeout;
         long period = Math.max(1, idleTimeout.toMillis() / 4);
-        this.watch = WATCHDOG.scheduleAtFixedRate(this::checkIdle, period, period, TimeUnit.MILLISECONDS);
+        this.watch = WATCHDOG.scheduleAtFixedRate(new Watch(this), period, period, TimeUnit.MILLISECONDS);
+        // The action holds the lines, not this: it runs once this is garbage, or when the stream closes.
+        this.cleanable = CLEANER.register(this, lines::close);
+    }
+
+    /** The watchdog's task, which holds its stream weakly and ends itself once the stream is garbage. */
+    private static final class Watch implements Runnable {
+        private final WeakReference<JobEvents> events;
+
+        Watch(JobEvents events) {
+            this.events = new WeakReference<>(events);
+        }
+
+        @Override
+        public void run() {
+            JobEvents stream = events.get();
+            if (stream == null) {
+                throw new CancellationException("the stream is gone"); // ends a periodic task
+            }
+            stream.checkIdle();
+        }
     }
 
     /** The events of {@code lines}; closing the stream closes them. */
@@ -60,13 +87,24 @@ final class JobEvents implements Iterator<JobEvent> {
     @Override
     public boolean hasNext() {
         if (next == null && !ended) {
-            next = read();
+            try {
+                next = read();
+            } catch (RuntimeException | Error e) {
+                end();
+                throw e;
+            }
             if (next == null || next.removed()) {
-                ended = true; // the removal is the last event: nothing is read past it
-                stopWatching();
+                end(); // the removal is the last event: nothing is read past it
             }
         }
         return next != null;
+    }
+
+    /** No more events: the watchdog stops, and the connection closes. */
+    private void end() {
+        ended = true;
+        stopWatching();
+        cleanable.clean();
     }
 
     @Override
@@ -82,7 +120,7 @@ final class JobEvents implements Iterator<JobEvent> {
     private void close() {
         closed = true;
         stopWatching();
-        lines.close();
+        cleanable.clean();
     }
 
     private void stopWatching() {
@@ -167,7 +205,7 @@ final class JobEvents implements Iterator<JobEvent> {
 
     private static ThreadFactory daemon() {
         return runnable -> {
-            Thread thread = new Thread(runnable, "jobfoundry-events-watchdog");
+            Thread thread = new Thread(runnable, "jobfoundry-events");
             thread.setDaemon(true);
             return thread;
         };

@@ -176,14 +176,20 @@ public final class JobfoundryClient {
     }
 
     /**
-     * {@link #events(String, String)}, taking the connection for dead after {@code idleTimeout} without a byte.
+     * {@link #events(String, String)}, taking the connection for dead once its reader has waited {@code
+     * idleTimeout} for a line (an event or a keep-alive).
      *
      * @param type the job's type
      * @param id the job's id
-     * @param idleTimeout longer than the service's {@code jobfoundry.api.events-keep-alive} (15 s by default)
+     * @param idleTimeout above zero, and longer than the service's {@code jobfoundry.api.events-keep-alive} (15 s
+     *     by default)
      * @return the events; close it to close the connection
+     * @throws IllegalArgumentException if {@code idleTimeout} is not above zero
      */
     public Stream<JobEvent> events(String type, String id, Duration idleTimeout) {
+        if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
+            throw new IllegalArgumentException("idleTimeout must be above zero, not " + idleTimeout);
+        }
         return JobEvents.of(transport.lines(Paths.job(type, id) + "/events"), idleTimeout);
     }
 

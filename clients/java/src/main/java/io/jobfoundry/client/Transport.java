@@ -2,6 +2,7 @@ package io.jobfoundry.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -142,9 +143,12 @@ final class Transport {
             Duration retryAfter = null;
             try {
                 HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
-                if (response.statusCode() == 200 && response.headers().firstValue("Content-Type").orElse("")
-                        .startsWith("text/event-stream")) {
-                    return response.body();
+                if (response.statusCode() == 200) {
+                    if (response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
+                        return response.body();
+                    }
+                    response.body().close(); // a proxy's page, perhaps endless: not read
+                    throw new JobfoundryException("GET " + path + " answered 200 without an event stream");
                 }
                 String text;
                 try (Stream<String> body = response.body()) {
@@ -156,7 +160,7 @@ final class Transport {
                             + " without an event stream") : answer.problem();
                 }
                 retryAfter = retryAfter(response);
-            } catch (IOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 if (attempt >= retry.maxAttempts()) {
                     throw failure("GET " + path + ": " + e, e);
                 }

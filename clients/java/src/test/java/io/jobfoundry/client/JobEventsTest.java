@@ -19,20 +19,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Server-Sent Events as the service writes them, and as the format allows them, read into job events. */
+@Timeout(10) // a stream that keeps its reader waiting fails the test instead of hanging it
 class JobEventsTest {
 
     private static final String PENDING = "{\"type\":\"email\",\"id\":\"j1\",\"state\":\"pending\",\"attempt\":0}";
 
     @Test
     void statesThenTheRemovalWhichEndsTheStream() {
+        AtomicBoolean closed = new AtomicBoolean();
         List<JobEvent> events = of(Stream.of(
                 "event: state", "id: 1", "data: " + PENDING, "",
                 ":keep-alive", "",
                 "event:state", "data:" + PENDING.replace("pending", "running"), "",
                 "event: removed", "data: {\"type\":\"email\",\"id\":\"j1\"}", "",
-                "event: state", "data: " + PENDING, "")).toList();
+                "event: state", "data: " + PENDING, "").onClose(() -> closed.set(true))).toList();
+        assertTrue(closed.get(), "the connection closes when the stream ends, unclosed by its reader");
         assertEquals(List.of(JobState.PENDING, JobState.RUNNING),
                 events.subList(0, 2).stream().map(event -> event.job().state()).toList());
         assertTrue(events.get(2).removed());
@@ -86,8 +90,9 @@ class JobEventsTest {
     void aStreamClosedByItsReaderFromAnotherThreadEndsQuietly() throws Exception {
         Lines silent = new Lines();
         try (Stream<JobEvent> events = JobEvents.of(silent.stream(), Duration.ofMinutes(1))) {
+            Iterator<JobEvent> next = events.iterator();
             CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS).execute(events::close);
-            assertFalse(events.iterator().hasNext(), "closed: no more events, and no failure");
+            assertFalse(next.hasNext(), "closed: no more events, and no failure");
         }
     }
 
