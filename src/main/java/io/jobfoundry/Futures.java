@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BiConsumer;
 
 /** The one place failures are taken out of the wrappers futures put around them. */
 public final class Futures {
@@ -38,6 +39,21 @@ public final class Futures {
         public synchronized Throwable fillInStackTrace() {
             return this;
         }
+    }
+
+    /**
+     * Runs {@code action} when {@code future} completes, as {@code whenComplete} does, for a caller
+     * that has no use for the stage it would make: that stage completes a failure as a new
+     * {@link CompletionException}, whose stack trace the JVM walks and fills in for no reader. The
+     * accept rounds let go of their watches every round by cancelling them, and each stage watching
+     * one did that: 2.6% of the store committer's CPU samples in the one-at-a-time workload (perf).
+     * The stage made here completes normally, whatever {@code future} did.
+     */
+    public static <T> void whenDone(CompletionStage<T> future, BiConsumer<? super T, ? super Throwable> action) {
+        future.handle((value, failure) -> {
+            action.accept(value, failure);
+            return null;
+        });
     }
 
     /**

@@ -47,6 +47,27 @@ class FuturesTest {
         assertFalse(kept.isDone(), "a failure of the follower is not a cancel of its source");
     }
 
+    /** As whenComplete's action: told the value, or the very failure the future holds, once it completes. */
+    @Test
+    void whenDoneRunsTheActionWithTheValueOrTheFailureAsItIs() {
+        AtomicReference<Object> seen = new AtomicReference<>();
+        CompletableFuture<String> value = new CompletableFuture<>();
+        Futures.whenDone(value, (done, failure) -> seen.set(failure == null ? done : failure));
+        assertEquals(null, seen.get(), "not before it completes");
+        value.complete("done");
+        assertEquals("done", seen.get());
+
+        IllegalStateException failure = new IllegalStateException("failed");
+        Futures.whenDone(CompletableFuture.failedFuture(failure), (done, why) -> seen.set(why));
+        assertSame(failure, seen.get());
+
+        CompletableFuture<Void> watch = new CompletableFuture<>();
+        Futures.whenDone(watch, (done, why) -> seen.set(why));
+        Futures.cancel(watch);
+        assertInstanceOf(CancellationException.class, seen.get());
+        assertFalse(seen.get() instanceof CompletionException, "no wrapper made, nor its stack trace");
+    }
+
     @Test
     void causeAndJoinUnwrapWhatFuturesWrapAround() {
         IllegalStateException failure = new IllegalStateException("the failure");

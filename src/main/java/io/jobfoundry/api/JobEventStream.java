@@ -2,6 +2,7 @@ package io.jobfoundry.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jobfoundry.Futures;
 import io.jobfoundry.jobs.model.JobEvent;
 import io.jobfoundry.jobs.ScopedJobs;
 import io.jobfoundry.jobs.waits.JobWaits;
@@ -47,7 +48,7 @@ class JobEventStream {
         Events events = new Events();
         JobWaits.Subscription subscription = jobs.subscribe(type, id, event -> events.emit(toSse(sse, type, id, event)));
         // Removal, shutdown or a store failure: the stream ends (after the removed event, if any).
-        subscription.ended().whenComplete((ignored, failure) -> events.complete());
+        Futures.whenDone(subscription.ended(), (ignored, failure) -> events.complete());
         OutboundSseEvent keepAlive = sse.newEventBuilder().comment("keep-alive").build();
         // The keep-alive starts when the response takes the stream: until then, -1.
         AtomicLong keepAliveTimer = new AtomicLong(-1);

@@ -1,5 +1,6 @@
 package io.jobfoundry.jobs;
 
+import io.jobfoundry.Futures;
 import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.BulkAction;
@@ -236,7 +237,7 @@ public final class ScopedJobs {
             return from;
         }
         CompletableFuture<T> answer = from.thenApply(shown);
-        answer.whenComplete((done, failure) -> {
+        Futures.whenDone(answer, (done, failure) -> {
             if (answer.isCancelled()) {
                 from.cancel(false);
             }

@@ -96,7 +96,7 @@ public final class TransactionRunner {
             // timer's thread, where the exception would vanish and leave the run's future open.
             once = CompletableFuture.failedFuture(e);
         }
-        once.whenComplete((value, failure) -> {
+        Futures.whenDone(once, (value, failure) -> {
             if (failure == null) {
                 committed.increment();
                 result.complete(value);

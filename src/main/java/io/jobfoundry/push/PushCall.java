@@ -1,5 +1,6 @@
 package io.jobfoundry.push;
 
+import io.jobfoundry.Futures;
 import io.jobfoundry.JobfoundryException;
 import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.model.Change;
@@ -131,7 +132,7 @@ final class PushCall {
             LOG.debugf(e, "push of %s/%s: heartbeat refused", job.type(), job.id());
             return;
         }
-        beat.whenComplete((renewed, failure) -> {
+        Futures.whenDone(beat, (renewed, failure) -> {
             Throwable why = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             if (why instanceof HaltException halt) {
@@ -170,7 +171,7 @@ final class PushCall {
             completed();
             return true;
         }
-        finish(verdict).whenComplete((job, failure) -> {
+        Futures.whenDone(finish(verdict), (job, failure) -> {
             Throwable why = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             if (why instanceof HaltException halt) {

@@ -1,5 +1,6 @@
 package io.jobfoundry.push;
 
+import io.jobfoundry.Futures;
 import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.model.PushTarget;
 import io.jobfoundry.jobs.model.TypeSettings;
@@ -69,7 +70,7 @@ public final class PushDispatcher {
         if (stopped) {
             return;
         }
-        push.engine().pushTypesAsync().whenComplete((types, failure) -> {
+        Futures.whenDone(push.engine().pushTypesAsync(), (types, failure) -> {
             if (failure != null) {
                 LOG.debugf(failure, "push: reading the push types failed; next look in %s", REFRESH);
             } else {

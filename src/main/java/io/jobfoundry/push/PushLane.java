@@ -1,5 +1,6 @@
 package io.jobfoundry.push;
 
+import io.jobfoundry.Futures;
 import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.model.TypeSettings;
@@ -65,7 +66,7 @@ final class PushLane {
             accept = push.waits().accept(request, ACCEPT_WAIT).toCompletableFuture();
             accepting = accept;
         }
-        accept.whenComplete((jobs, failure) -> taken(accept, jobs, failure));
+        Futures.whenDone(accept, (jobs, failure) -> taken(accept, jobs, failure));
     }
 
     private void taken(CompletableFuture<List<LeasedJob>> accept, List<LeasedJob> jobs, Throwable failure) {

@@ -86,7 +86,7 @@ public final class ReadyWatch {
             follow(woken, watches);
             return woken;
         }
-        runner.runAsync(this::watchUnlessMoved, Sync.ON_COMMIT).whenComplete((armed, failure) -> {
+        Futures.whenDone(runner.runAsync(this::watchUnlessMoved, Sync.ON_COMMIT), (armed, failure) -> {
             if (failure != null) {
                 woken.completeExceptionally(Futures.cause(failure));
             } else if (armed == null) {
@@ -126,7 +126,7 @@ public final class ReadyWatch {
     /** Completes {@code woken} with the first of {@code watches}; letting go of it lets go of them all. */
     private static void follow(CompletableFuture<Void> woken, List<CompletableFuture<Void>> watches) {
         for (CompletableFuture<Void> watch : watches) {
-            watch.whenComplete((ignored, failure) -> {
+            Futures.whenDone(watch, (ignored, failure) -> {
                 if (failure == null) {
                     woken.complete(null);
                 } else {
@@ -135,6 +135,6 @@ public final class ReadyWatch {
             });
         }
         // FDB allows a client only so many watches: those that did not fire are cancelled.
-        woken.whenComplete((ignored, failure) -> watches.forEach(Futures::cancel));
+        Futures.whenDone(woken, (ignored, failure) -> watches.forEach(Futures::cancel));
     }
 }

@@ -65,7 +65,7 @@ public final class WatchBackoff {
      * watch, let go of by its waiter, runs neither.
      */
     public void follow(CompletableFuture<?> watch, Runnable fired, AfterFailure failed) {
-        watch.whenComplete((ignored, failure) -> {
+        Futures.whenDone(watch, (ignored, failure) -> {
             if (failure == null) {
                 fired();
                 fired.run();

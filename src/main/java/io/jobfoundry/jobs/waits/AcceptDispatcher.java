@@ -146,7 +146,7 @@ final class AcceptDispatcher {
     Waiter enqueue(AcceptRequest request) {
         Waiter waiter = new Waiter(request);
         queue.add(waiter);
-        waiter.result.whenComplete((jobs, failure) -> {
+        Futures.whenDone(waiter.result, (jobs, failure) -> {
             queue.remove(waiter);
             if (queue.isEmpty()) {
                 whenIdle.accept(this);
@@ -214,7 +214,7 @@ final class AcceptDispatcher {
         } catch (RuntimeException e) {
             done = CompletableFuture.failedFuture(e);
         }
-        done.whenComplete((ignored, failure) -> {
+        Futures.whenDone(done, (ignored, failure) -> {
             if (failure != null) {
                 Throwable cause = Futures.cause(failure);
                 LOG.warnf(cause, "accept round for %s failed; its waiters get the error", types);

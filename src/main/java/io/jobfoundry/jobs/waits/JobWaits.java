@@ -1,5 +1,6 @@
 package io.jobfoundry.jobs.waits;
 
+import io.jobfoundry.Futures;
 import io.jobfoundry.jobs.accept.Accepting;
 import io.jobfoundry.jobs.accept.HandOff;
 import io.jobfoundry.jobs.accept.Waiters;
@@ -81,10 +82,10 @@ public final class JobWaits implements Waiters, AutoCloseable {
             AcceptDispatcher.Waiter waiter = queued.get(0);
             CompletableFuture<List<LeasedJob>> waiting = waiter.result;
             var timeout = timer.schedule(waiter::waitOver, wait.toNanos(), TimeUnit.NANOSECONDS);
-            waiting.whenComplete((jobs, failure) -> timeout.cancel(false));
+            Futures.whenDone(waiting, (jobs, failure) -> timeout.cancel(false));
             answer = waiting;
         }
-        answer.whenComplete((jobs, failure) -> {
+        Futures.whenDone(answer, (jobs, failure) -> {
             if (jobs != null) {
                 accepting.context().observer().acceptAnswered(Duration.ofNanos(System.nanoTime() - asked), jobs.size());
             }
@@ -147,7 +148,7 @@ public final class JobWaits implements Waiters, AutoCloseable {
         var deadline = timer.schedule(answerNow, timeout.toNanos(), TimeUnit.NANOSECONDS);
         // A shutdown answers it as its timeout would, so that it does not hold the server up.
         waitingFor.add(answerNow);
-        result.whenComplete((job, failure) -> {
+        Futures.whenDone(result, (job, failure) -> {
             deadline.cancel(false);
             waitingFor.remove(answerNow);
         });
@@ -158,7 +159,7 @@ public final class JobWaits implements Waiters, AutoCloseable {
         // The one watch the wait holds now: let go of when it ends. One slot, not a callback per
         // change seen, which kept a copy of the job for every change until the wait ended.
         AtomicReference<CompletableFuture<Void>> watching = new AtomicReference<>();
-        result.whenComplete((job, failure) -> cancel(watching.get()));
+        Futures.whenDone(result, (job, failure) -> cancel(watching.get()));
         executor.execute(() -> watchUntil(type, id, state, result, watching, backoff));
         return result;
     }
@@ -235,7 +236,7 @@ public final class JobWaits implements Waiters, AutoCloseable {
         }
         Subscription subscription = new Subscription(type, id, listener);
         subscriptions.add(subscription);
-        subscription.ended.whenComplete((ignored, failure) -> subscriptions.remove(subscription));
+        Futures.whenDone(subscription.ended, (ignored, failure) -> subscriptions.remove(subscription));
         subscription.deliver(first);
         if (closed) {
             subscription.cancel();

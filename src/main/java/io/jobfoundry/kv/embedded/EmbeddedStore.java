@@ -1,6 +1,7 @@
 package io.jobfoundry.kv.embedded;
 
 import io.jobfoundry.DaemonThreads;
+import io.jobfoundry.Futures;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreClosedException;
@@ -222,7 +223,7 @@ public final class EmbeddedStore implements KvStore {
         }
         Unanswered<T> waiting = new Unanswered<>(request, System.nanoTime() + timeout.toNanos() + COMMIT_GRACE_NANOS);
         unanswered.add(waiting);
-        request.outcome.whenComplete((value, failure) -> {
+        Futures.whenDone(request.outcome, (value, failure) -> {
             unanswered.remove(waiting);
             if (failure == null) {
                 waiting.result.complete(value);

@@ -1,5 +1,6 @@
 package io.jobfoundry.kv.embedded;
 
+import io.jobfoundry.Futures;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,7 +59,7 @@ final class WatchRegistry {
         ByteBuffer key = ByteBuffer.wrap(watch.key);
         byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(watch);
         // Cancelling the future is how a watcher lets go; forget it then.
-        watch.future.whenComplete((ignored, failure) -> forget(watch));
+        Futures.whenDone(watch.future, (ignored, failure) -> forget(watch));
     }
 
     /** Undoes {@link #arm} for a transaction whose batch did not commit after all. */
