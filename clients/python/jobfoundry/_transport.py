@@ -100,16 +100,64 @@ class Transport:
         headers = dict(self._headers)
         if payload is not None:
             headers["Content-Type"] = "application/json"
+
+        def once() -> Tuple[Answer, Optional[http.client.HTTPMessage]]:
+            status, answer_headers, raw = self._exchange(method, path, payload, headers, long_poll, idempotent)
+            return Answer(status, _json(raw)), answer_headers
+
+        return self._retried(method, path, idempotent, once)
+
+    def lines(self, path: str, idle_timeout: float) -> "LineStream":
+        """The lines of a streamed answer (``text/event-stream``), on a connection of its own. Opening it is retried
+        like any GET (after a 503 or a lost connection); a refusal raises its problem, a 200 that is not an event
+        stream (a proxy's page) JobfoundryError. ``idle_timeout``: seconds without a byte after which the
+        connection is taken for dead."""
+        if idle_timeout is None or not idle_timeout > 0:
+            raise ValueError(f"idle_timeout is a number of seconds above 0, not {idle_timeout!r}")
+        headers = dict(self._headers, Accept="text/event-stream")
+
+        def once() -> Tuple[Any, Optional[http.client.HTTPMessage]]:
+            cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+            conn = cls(self._host, self._port, timeout=self._timeout)
+            try:
+                conn.request("GET", self._prefix + path, headers=headers)
+                # Kept here: an answer that will close hands the socket over to the response, and the connection
+                # forgets it; the response goes on reading it, and the idle timeout and a close must reach it.
+                sock = conn.sock
+                response = conn.getresponse()
+                if response.status == 200 and response.getheader("Content-Type", "").startswith("text/event-stream"):
+                    sock.settimeout(idle_timeout)
+                    return LineStream(conn, sock, response, lambda e: self._failure("GET", path, e), self._leaks,
+                                      idle_timeout), None
+                answer = Answer(response.status, _json(response.read()))
+            except BaseException:
+                conn.close()
+                raise
+            conn.close()
+            return answer, response.headers
+
+        opened = self._retried("GET", path, True, once)
+        if isinstance(opened, Answer):
+            raise opened.problem() if not opened.ok else JobfoundryError(
+                f"GET {path} answered {opened.status} without an event stream")
+        return opened
+
+    def _retried(self, method: str, path: str, idempotent: bool,
+                 once: Callable[[], Tuple[Any, Optional[http.client.HTTPMessage]]]) -> Any:
+        """What ``once`` answers, asked again after a 503 (an Answer with its headers) or a lost connection when the
+        call is ``idempotent``, and after a connection that could not be made in any case, up to the policy's
+        attempts. A call that is not idempotent (a create without an id) is repeated only when the connection
+        could not be made, since otherwise it may have taken effect."""
         attempt = 0
         while True:
             attempt += 1
             retry_after: Optional[float] = None
             self._check_aborted(method, path)
             try:
-                status, answer_headers, raw = self._exchange(method, path, payload, headers, long_poll, idempotent)
-                answer = Answer(status, _json(raw))
-                if status != 503 or not idempotent or attempt >= self._retry.max_attempts:
-                    return answer
+                result, answer_headers = once()
+                unavailable = isinstance(result, Answer) and result.status == 503
+                if not unavailable or not idempotent or attempt >= self._retry.max_attempts:
+                    return result
                 retry_after = _retry_after(answer_headers)
             except ConnectionRefusedError as e:
                 if attempt >= self._retry.max_attempts:
@@ -124,50 +172,6 @@ class Transport:
                 # headers, the token among them: it leaves as a JobfoundryError that does not.
                 raise self._failure(method, path, e) from (None if self._leaks(e) else e)
             self._check_aborted(method, path)
-            time.sleep(self._retry.delay(attempt, retry_after))
-
-    def lines(self, path: str, idle_timeout: float) -> "LineStream":
-        """The lines of a streamed answer (``text/event-stream``), on a connection of its own. Opening it is retried
-        like any GET (after a 503 or a lost connection); a refusal raises its problem, a 200 that is not an event
-        stream (a proxy's page) JobfoundryError. ``idle_timeout``: seconds without a byte after which the
-        connection is taken for dead."""
-        if idle_timeout is None or not idle_timeout > 0:
-            raise ValueError(f"idle_timeout is a number of seconds above 0, not {idle_timeout!r}")
-        headers = dict(self._headers, Accept="text/event-stream")
-        attempt = 0
-        while True:
-            attempt += 1
-            retry_after: Optional[float] = None
-            cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
-            conn = cls(self._host, self._port, timeout=self._timeout)
-            try:
-                conn.request("GET", self._prefix + path, headers=headers)
-                # Kept here: an answer that will close hands the socket over to the response, and the connection
-                # forgets it; the response goes on reading it, and the idle timeout and a close must reach it.
-                sock = conn.sock
-                response = conn.getresponse()
-                if response.status == 200 and response.getheader("Content-Type", "").startswith("text/event-stream"):
-                    sock.settimeout(idle_timeout)
-                    return LineStream(conn, sock, response, lambda e: self._failure("GET", path, e), self._leaks,
-                                      idle_timeout)
-                answer = Answer(response.status, _json(response.read()))
-                conn.close()
-                if response.status != 503 or attempt >= self._retry.max_attempts:
-                    raise answer.problem() if not answer.ok else JobfoundryError(
-                        f"GET {path} answered {response.status} without an event stream")
-                retry_after = _retry_after(response.headers)
-            except (OSError, http.client.HTTPException) as e:
-                conn.close()
-                if attempt >= self._retry.max_attempts:
-                    raise self._failure("GET", path, e) from (None if self._leaks(e) else e)
-            except JobfoundryError:
-                raise
-            except Exception as e:
-                conn.close()
-                raise self._failure("GET", path, e) from (None if self._leaks(e) else e)
-            except BaseException:
-                conn.close()  # an interrupt: the connection goes with it
-                raise
             time.sleep(self._retry.delay(attempt, retry_after))
 
     def _leaks(self, e: BaseException) -> bool:

@@ -2,7 +2,6 @@ package io.jobfoundry.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -97,15 +97,64 @@ final class Transport {
         } else {
             request.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        HttpRequest built = request.build();
+        HttpResponse<byte[]> response = sendRetried(request.build(), HttpResponse.BodyHandlers.ofByteArray(),
+                idempotent, ignored -> { }, method, path);
+        return new Answer(response.statusCode(), json(response.body()));
+    }
+
+    /**
+     * The lines of a streamed answer ({@code text/event-stream}), read as they arrive; closing the stream closes
+     * the connection. Opening it is retried like any {@code GET} (after a {@code 503} or a lost connection); a
+     * refusal is thrown as its problem, and a {@code 200} that is not an event stream (a proxy's page) as a
+     * {@link JobfoundryException}. A stream that ends is opened again by its reader, if it wants.
+     */
+    Stream<String> lines(String path) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(timeout) // until the answer's head: the stream itself lasts as long as it lasts
+                .header("User-Agent", USER_AGENT).header("Accept", "text/event-stream").GET();
+        if (authorization != null) {
+            builder.header("Authorization", authorization);
+        }
+        try {
+            HttpResponse<Stream<String>> response = sendRetried(builder.build(), HttpResponse.BodyHandlers.ofLines(),
+                    true, Stream::close, "GET", path);
+            if (response.statusCode() == 200) {
+                if (response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
+                    return response.body();
+                }
+                response.body().close(); // a proxy's page, perhaps endless: not read
+                throw new JobfoundryException("GET " + path + " answered 200 without an event stream");
+            }
+            String text;
+            try (Stream<String> body = response.body()) {
+                text = body.collect(Collectors.joining("\n"));
+            }
+            Answer answer = new Answer(response.statusCode(), json(text.getBytes(StandardCharsets.UTF_8)));
+            throw answer.ok() ? new JobfoundryException("GET " + path + " answered " + answer.status()
+                    + " without an event stream") : answer.problem();
+        } catch (JobfoundryException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // The refusal's body broken off, or the JDK refusing the request: its message may quote any header.
+            throw failure("GET " + path + ": " + e, e);
+        }
+    }
+
+    /**
+     * Sends {@code request} until it is answered with something else than a {@code 503}: again after a {@code 503}
+     * or a lost connection when it is {@code idempotent}, and after a connection that could not be made in any
+     * case, at most {@link RetryPolicy#maxAttempts()} times. {@code discard} lets go of a body not read.
+     */
+    private <B> HttpResponse<B> sendRetried(HttpRequest request, HttpResponse.BodyHandler<B> handler, boolean idempotent,
+            Consumer<B> discard, String method, String path) {
         for (int attempt = 1; ; attempt++) {
             Duration retryAfter;
             try {
-                HttpResponse<byte[]> response = http.send(built, HttpResponse.BodyHandlers.ofByteArray());
-                Answer answer = new Answer(response.statusCode(), json(response.body()));
-                if (answer.status() != 503 || !idempotent || attempt >= retry.maxAttempts()) {
-                    return answer;
+                HttpResponse<B> response = http.send(request, handler);
+                if (response.statusCode() != 503 || !idempotent || attempt >= retry.maxAttempts()) {
+                    return response;
                 }
+                discard.accept(response.body());
                 retryAfter = retryAfter(response);
             } catch (ConnectException | HttpConnectTimeoutException e) {
                 if (attempt >= retry.maxAttempts()) {
@@ -122,57 +171,6 @@ final class Transport {
                 throw new JobfoundryException(method + " " + path + ": interrupted", e);
             }
             pause(retry.delay(attempt, retryAfter), method, path);
-        }
-    }
-
-    /**
-     * The lines of a streamed answer ({@code text/event-stream}), read as they arrive; closing the stream closes
-     * the connection. Opening it is retried like any {@code GET} (after a {@code 503} or a lost connection); a
-     * refusal is thrown as its problem, and a {@code 200} that is not an event stream (a proxy's page) as a
-     * {@link JobfoundryException}. A stream that ends is opened again by its reader, if it wants.
-     */
-    Stream<String> lines(String path) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(timeout) // until the answer's head: the stream itself lasts as long as it lasts
-                .header("User-Agent", USER_AGENT).header("Accept", "text/event-stream").GET();
-        if (authorization != null) {
-            builder.header("Authorization", authorization);
-        }
-        HttpRequest request = builder.build();
-        for (int attempt = 1; ; attempt++) {
-            Duration retryAfter = null;
-            try {
-                HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
-                if (response.statusCode() == 200) {
-                    if (response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
-                        return response.body();
-                    }
-                    response.body().close(); // a proxy's page, perhaps endless: not read
-                    throw new JobfoundryException("GET " + path + " answered 200 without an event stream");
-                }
-                String text;
-                try (Stream<String> body = response.body()) {
-                    text = body.collect(Collectors.joining("\n"));
-                }
-                Answer answer = new Answer(response.statusCode(), json(text.getBytes(StandardCharsets.UTF_8)));
-                if (answer.status() != 503 || attempt >= retry.maxAttempts()) {
-                    throw answer.ok() ? new JobfoundryException("GET " + path + " answered " + answer.status()
-                            + " without an event stream") : answer.problem();
-                }
-                retryAfter = retryAfter(response);
-            } catch (IOException | UncheckedIOException e) {
-                if (attempt >= retry.maxAttempts()) {
-                    throw failure("GET " + path + ": " + e, e);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new JobfoundryException("GET " + path + ": interrupted", e);
-            } catch (JobfoundryException e) {
-                throw e;
-            } catch (RuntimeException e) {
-                throw failure("GET " + path + ": " + e, e);
-            }
-            pause(retry.delay(attempt, retryAfter), "GET", path);
         }
     }
 

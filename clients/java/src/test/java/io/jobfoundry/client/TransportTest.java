@@ -96,6 +96,10 @@ class TransportTest {
             }
             assertEquals(2, stub.requests.size());
             assertEquals("text/event-stream", stub.requests.get(1).header("Accept"));
+            for (Duration bad : java.util.Arrays.asList(Duration.ZERO, Duration.ofSeconds(-1), null)) {
+                assertThrows(IllegalArgumentException.class, () -> client.events("t", "a", bad));
+            }
+            assertEquals(2, stub.requests.size(), "a bad idle timeout is refused before anything is sent");
         }
         try (StubService stub = new StubService(r -> new StubService.Reply(200, "text/html", "<html>", Map.of()))) {
             JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
