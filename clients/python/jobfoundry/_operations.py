@@ -1,11 +1,12 @@
-"""The operator's calls: job listings, every type, pause and resume, fairness groups, bulk actions."""
+"""The operator's calls: job listings, every type, pause and resume, fairness groups, bulk actions, and who the
+caller is."""
 from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional
 from urllib.parse import quote
 
 from ._transport import Transport
-from .models import BulkResult, FairnessGroup, GroupPage, Job, JobPage, TypeInfo
+from .models import BulkResult, FairnessGroup, GroupPage, Identity, Job, JobPage, TypeInfo
 
 #: The page :meth:`Operations.all_jobs` asks for by default: a job carries its data, up to 64 KiB of it.
 DEFAULT_PAGE = 100
@@ -97,3 +98,10 @@ class Operations:
         extra = BULK_SECONDS_PER_JOB * (1000 if limit is None else limit)
         answer = self._t.send("POST", "/v1/bulk", body, idempotent=False, long_poll=extra).or_raise().body
         return BulkResult(int(answer["matched"]), int(answer["changed"]))
+
+    def me(self) -> Identity:
+        """Who the service takes the caller for (``GET /v1/me``): a script's check of its token before it acts.
+        Any valid token may call it."""
+        body = self._t.send("GET", "/v1/me").or_raise().body
+        types = body.get("types")
+        return Identity(body["name"], list(body["roles"]), None if types is None else list(types))

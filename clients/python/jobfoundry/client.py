@@ -11,7 +11,7 @@ from ._operations import Operations, _seg
 from ._transport import Transport
 from .errors import HaltError, JobfoundryError, ProblemError
 from .models import (UNSET, Concurrency, Finish, Heartbeat, ItemResult, Job, JobLike, LeasedJob, NewJob, RateLimit,
-                     RetryPolicy, Saved, TypeInfo, format_time, ref_json)
+                     RepeatPreview, RetryPolicy, Saved, TypeInfo, format_time, parse_time, ref_json)
 
 #: The longest wait the service grants a long poll (its default ``jobfoundry.api.max-wait``), in seconds.
 MAX_SERVER_WAIT = 300.0
@@ -102,6 +102,18 @@ class Client:
         idempotent = all(job.id is not None for job in jobs)
         body = self._t.send("POST", "/v1/jobs", {"jobs": items}, idempotent=idempotent).or_raise().body
         return [Saved(r["status"] == 201, Job.from_json(r["job"])) for r in body["jobs"]]
+
+    def preview_repeat(self, repeat: str, count: int = 1, *, at: Optional[datetime] = None) -> RepeatPreview:
+        """The next ``count`` (1–100) run times of a repeat expression (``POST /v1/repeat/preview``), counted from
+        ``at`` (None: now) as if the run before had been scheduled, started and finished then: a check of an
+        expression before a job carries it, e.g. ``"SCHEDULED, +1 HOUR"``, ``"DAILY"``, ``"CRON 0 9 * * MON-FRI"``.
+        A bad expression raises ProblemError 400 naming the offending part (``field`` ``repeat``)."""
+        body: Dict[str, Any] = {"repeat": repeat, "count": count}
+        if at is not None:
+            body.update(dict.fromkeys(("scheduledAt", "startedAt", "finishedAt"), format_time(at)))
+        # It changes nothing: safe to repeat.
+        answer = self._t.send("POST", "/v1/repeat/preview", body).or_raise().body
+        return RepeatPreview(answer["normalized"], [parse_time(t) for t in answer["next"]])
 
     def get(self, type_: str, id_: str) -> Optional[Job]:
         """The job, or None if there is none. A 404 that is not the service's (a wrong base URL) raises

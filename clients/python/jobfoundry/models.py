@@ -241,6 +241,28 @@ class BulkResult:
 
 
 @dataclass(frozen=True)
+class RepeatPreview:
+    """What the service makes of a repeat expression (:meth:`Client.preview_repeat`): the expression in the
+    canonical form a job stores it in (upper case, single spaces), and the next run times, each counted as if the
+    run before had been scheduled, started and finished at its time (fewer than asked when the schedule runs past
+    the year 9999)."""
+
+    normalized: str
+    next: List[datetime]
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The caller as the service sees it (:meth:`Operations.me`): the token's name (``"anonymous"`` without one),
+    its effective roles in the service's order (``admin`` includes the others; ``producer`` and ``worker`` include
+    ``viewer``), and the type globs it may touch, or None for every type."""
+
+    name: str
+    roles: List[str]
+    types: Optional[List[str]]
+
+
+@dataclass(frozen=True)
 class Saved:
     """The answer to a ``PUT`` or one batch-create item: ``created`` is True for ``201``, False for ``200``."""
 

@@ -1,5 +1,5 @@
 """The calls beyond producing and processing, against the real service: following, changing and resubmitting a
-job, and the operator's listings, pause and resume, fairness groups and bulk actions."""
+job, and the operator's listings, pause and resume, fairness groups, bulk actions and who the caller is."""
 import threading
 import unittest
 
@@ -130,6 +130,18 @@ class OperationsTest(unittest.TestCase):
             self.ops.bulk("delete", t)
         with self.assertRaises(ValueError):
             self.ops.bulk("remove", "")
+
+    def test_me_names_the_caller_with_its_effective_roles_and_types(self):
+        me = self.ops.me()
+        # clients/test.sh runs the service with one admin token on every type, named "clients"; without a token the
+        # service serves loopback as "anonymous", with every role.
+        self.assertEqual("clients" if TOKEN else "anonymous", me.name)
+        self.assertEqual(["viewer", "producer", "worker", "admin"], me.roles, "admin includes the other roles")
+        self.assertIsNone(me.types, "a token on every type")
+        if TOKEN:
+            with Client(URL, token="not-a-configured-token") as stranger, self.assertRaises(ProblemError) as caught:
+                stranger.operations.me()
+            self.assertEqual(401, caught.exception.status)
 
 
 if __name__ == "__main__":

@@ -84,6 +84,24 @@ class ProducerTest(unittest.TestCase):
             self.client.create(new_type("py-producer"), max_attempts=0)
         self.assertEqual("maxAttempts", caught.exception.member("field"))
 
+    def test_a_repeat_preview_gives_the_canonical_expression_and_the_next_runs_or_names_the_bad_part(self):
+        c = self.client
+        at = datetime(2026, 3, 1, 10, 15, tzinfo=timezone.utc)
+        hourly = c.preview_repeat("scheduled,+1 hour", 3, at=at)
+        self.assertEqual("SCHEDULED, +1 HOUR", hourly.normalized)
+        self.assertEqual([datetime(2026, 3, 1, h, 15, tzinfo=timezone.utc) for h in (11, 12, 13)], hourly.next)
+        # 2026-03-01 is a Sunday: the first weekday at nine is Monday's.
+        self.assertEqual([datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)],
+                         c.preview_repeat("CRON 0 9 * * MON-FRI", at=at).next)
+        before = time.time()
+        (next_run,) = c.preview_repeat("SCHEDULED, +1 DAY").next
+        self.assertAlmostEqual(before + 86400, next_run.timestamp(), delta=60, msg="counted from now")
+
+        with self.assertRaises(ProblemError) as bad:
+            c.preview_repeat("SCHEDULED, +1 FORTNIGHT")
+        self.assertEqual((400, "repeat"), (bad.exception.status, bad.exception.member("field")))
+        self.assertIn("FORTNIGHT", bad.exception.detail)
+
     def test_batch_create_adds_all_in_order_or_nothing(self):
         c, t = self.client, new_type("py-batch")
         saved = c.create_batch([NewJob(t, None, {"data": {"n": 0}}), NewJob(t, "fixed", {"data": {"n": 1}}),

@@ -3,8 +3,10 @@ import socket
 import threading
 import time
 import unittest
+from datetime import datetime, timezone
 
-from jobfoundry import Client, HaltError, Heartbeat, JobfoundryError, ProblemError, RetryPolicy
+from jobfoundry import (Client, HaltError, Heartbeat, Identity, JobfoundryError, ProblemError, RepeatPreview,
+                        RetryPolicy)
 
 from .stub import NO_HEADERS, StubService, halt_problem, job
 
@@ -73,6 +75,26 @@ class TransportTest(unittest.TestCase):
             with self.assertRaises(ProblemError):
                 client.operations.pause("t")
             self.assertEqual(2 + 5, len(stub.requests), "pausing twice is pausing: safe to repeat")
+
+    def test_a_repeat_preview_and_me_are_repeated_after_a_503(self):
+        me = {"name": "email-team", "roles": ["viewer"], "types": ["email*", "sms"]}
+        preview = {"normalized": "DAILY", "next": ["2026-03-02T00:00:00Z"]}
+
+        def answer(request):
+            if len(stub.requests) % 2 == 1:
+                return 503, UNAVAILABLE, NO_HEADERS
+            return 200, me if request.path == "/v1/me" else preview, NO_HEADERS
+
+        with StubService(answer) as stub:
+            with Client(stub.url, retry=FAST) as client:
+                at = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+                self.assertEqual(RepeatPreview("DAILY", [datetime(2026, 3, 2, tzinfo=timezone.utc)]),
+                                 client.preview_repeat("daily", at=at))
+                self.assertEqual({"repeat": "daily", "count": 1, "scheduledAt": "2026-03-01T10:00:00Z",
+                                  "startedAt": "2026-03-01T10:00:00Z", "finishedAt": "2026-03-01T10:00:00Z"},
+                                 stub.requests[1].json())
+                self.assertEqual(Identity("email-team", ["viewer"], ["email*", "sms"]), client.operations.me())
+            self.assertEqual(4, len(stub.requests))
 
     def test_a_call_the_server_read_before_it_closed_is_not_sent_again_unless_it_may_go_twice(self):
         # The server answers a GET on a kept-alive connection, then reads the next request whole and closes without

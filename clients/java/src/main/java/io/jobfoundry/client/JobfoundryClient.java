@@ -119,6 +119,42 @@ public final class JobfoundryClient {
     }
 
     /**
+     * The next run times of a repeat expression ({@code POST /v1/repeat/preview}), counted from now: a check of an
+     * expression before a job carries it.
+     *
+     * @param repeat the expression, e.g. {@code "SCHEDULED, +1 HOUR"}, {@code "DAILY"} or {@code "CRON 0 9 * * MON-FRI"}
+     * @param count 1–100 run times
+     * @return the canonical expression and its next run times
+     * @throws ProblemException a {@code 400} naming the offending part of a bad expression
+     */
+    public RepeatPreview previewRepeat(String repeat, int count) {
+        return previewRepeat(repeat, null, count);
+    }
+
+    /**
+     * {@link #previewRepeat(String, int)}, counted from a given time, as if the run before had been scheduled,
+     * started and finished then.
+     *
+     * @param repeat the expression
+     * @param from the time to count from, or {@code null} for now
+     * @param count 1–100 run times
+     * @return the canonical expression and its next run times
+     */
+    public RepeatPreview previewRepeat(String repeat, Instant from, int count) {
+        ObjectNode body = Json.MAPPER.createObjectNode().put("repeat", repeat).put("count", count);
+        if (from != null) {
+            body.put("scheduledAt", from.toString()).put("startedAt", from.toString()).put("finishedAt", from.toString());
+        }
+        // It changes nothing: safe to repeat.
+        JsonNode answer = transport.send("POST", "/v1/repeat/preview", body, true, Duration.ZERO).orThrow().body();
+        List<Instant> next = new ArrayList<>();
+        for (JsonNode time : answer.path("next")) {
+            next.add(Instant.parse(time.asText()));
+        }
+        return new RepeatPreview(Json.text(answer, "normalized"), List.copyOf(next));
+    }
+
+    /**
      * Reads a job.
      *
      * @param type the job's type

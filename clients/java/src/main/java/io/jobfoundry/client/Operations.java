@@ -186,6 +186,26 @@ public final class Operations {
         return new BulkResult(answer.path("matched").asLong(), answer.path("changed").asLong());
     }
 
+    /**
+     * Who the service takes the caller for ({@code GET /v1/me}): a script's check of its token before it acts.
+     * Any valid token may call it.
+     *
+     * @return the token's name, effective roles and types
+     */
+    public Identity me() {
+        JsonNode me = get("/v1/me");
+        return new Identity(Json.text(me, "name"), strings(me.path("roles")),
+                me.path("types").isArray() ? strings(me.path("types")) : null);
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        for (JsonNode value : array) {
+            values.add(value.asText());
+        }
+        return List.copyOf(values);
+    }
+
     private JsonNode get(String path) {
         return transport.send("GET", path, null, true, Duration.ZERO).orThrow().body();
     }

@@ -151,6 +151,24 @@ class OperationsIT {
                 "a bulk action names its types");
     }
 
+    @Test
+    void meNamesTheCallerWithItsEffectiveRolesAndTypes() {
+        Identity me = operations.me();
+        // clients/test.sh runs the service with one admin token on every type, named "clients"; without a token the
+        // service serves loopback as "anonymous", with every role.
+        String token = System.getenv("JOBFOUNDRY_TOKEN");
+        boolean open = token == null || token.isBlank();
+        assertEquals(open ? "anonymous" : "clients", me.name());
+        assertEquals(List.of("viewer", "producer", "worker", "admin"), me.roles(), "admin includes the other roles");
+        assertNull(me.types(), "a token on every type");
+        if (open) {
+            return;
+        }
+        ProblemException unknown = assertThrows(ProblemException.class,
+                () -> JobfoundryClient.builder(LiveService.url()).token("not-a-configured-token").build().operations().me());
+        assertEquals(401, unknown.status());
+    }
+
     private List<String> ids(JobFilter filter) {
         return operations.allJobs(filter).map(Job::id).toList();
     }

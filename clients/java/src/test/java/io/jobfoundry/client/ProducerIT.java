@@ -110,6 +110,26 @@ class ProducerIT {
     }
 
     @Test
+    void aRepeatPreviewGivesTheCanonicalExpressionAndTheNextRunsOrNamesTheBadPart() {
+        Instant from = Instant.parse("2026-03-01T10:15:00Z");
+        RepeatPreview hourly = client.previewRepeat("scheduled,+1 hour", from, 3);
+        assertEquals("SCHEDULED, +1 HOUR", hourly.normalized());
+        assertEquals(List.of(Instant.parse("2026-03-01T11:15:00Z"), Instant.parse("2026-03-01T12:15:00Z"),
+                Instant.parse("2026-03-01T13:15:00Z")), hourly.next());
+        // 2026-03-01 is a Sunday: the first weekday at nine is Monday's.
+        assertEquals(Instant.parse("2026-03-02T09:00:00Z"), client.previewRepeat("CRON 0 9 * * MON-FRI", from, 1).next().get(0));
+        Instant now = Instant.now();
+        Instant next = client.previewRepeat("SCHEDULED, +1 DAY", 1).next().get(0);
+        Instant dayAfterNow = now.plus(Duration.ofDays(1));
+        assertTrue(next.isAfter(dayAfterNow.minusSeconds(60)) && next.isBefore(dayAfterNow.plusSeconds(60)), "counted from now: " + next);
+
+        ProblemException bad = assertThrows(ProblemException.class, () -> client.previewRepeat("SCHEDULED, +1 FORTNIGHT", 1));
+        assertEquals(400, bad.status());
+        assertEquals("repeat", bad.member("field"));
+        assertTrue(bad.detail().contains("FORTNIGHT"), bad.detail());
+    }
+
+    @Test
     void batchCreateAddsAllInOrderOrNothing() {
         String type = LiveService.newType("batch");
         List<Saved> saved = client.createBatch(List.of(

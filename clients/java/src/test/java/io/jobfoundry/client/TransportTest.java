@@ -17,6 +17,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -79,6 +81,23 @@ class TransportTest {
             // Pausing twice is pausing: repeated.
             assertThrows(ProblemException.class, () -> client.operations().pause("t"));
             assertEquals(2 + 5, stub.requests.size());
+        }
+    }
+
+    /** A preview and {@code /v1/me} change nothing: repeated after a 503 like a read. */
+    @Test
+    void aRepeatPreviewAndMeAreRepeatedAfterA503() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        try (StubService stub = new StubService(r -> calls.incrementAndGet() % 2 == 1 ? StubService.Reply.problem(503, UNAVAILABLE)
+                : r.path().equals("/v1/me") ? StubService.Reply.json(200, "{\"name\":\"email-team\",\"roles\":[\"viewer\"],\"types\":[\"email*\",\"sms\"]}")
+                : StubService.Reply.json(200, "{\"normalized\":\"DAILY\",\"next\":[\"2026-03-02T00:00:00Z\"]}"))) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
+            assertEquals(new RepeatPreview("DAILY", List.of(Instant.parse("2026-03-02T00:00:00Z"))),
+                    client.previewRepeat("daily", Instant.parse("2026-03-01T10:00:00Z"), 1));
+            assertEquals("{\"repeat\":\"daily\",\"count\":1,\"scheduledAt\":\"2026-03-01T10:00:00Z\","
+                    + "\"startedAt\":\"2026-03-01T10:00:00Z\",\"finishedAt\":\"2026-03-01T10:00:00Z\"}", stub.requests.get(1).body());
+            assertEquals(new Identity("email-team", List.of("viewer"), List.of("email*", "sms")), client.operations().me());
+            assertEquals(4, stub.requests.size());
         }
     }
 
