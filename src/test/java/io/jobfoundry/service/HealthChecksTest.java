@@ -32,7 +32,9 @@ class HealthChecksTest {
     void notReadyWhenTheStoreDoesNotAnswer() {
         KvStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")).withDurability(Durability.OS));
         StoreReadiness readiness = new StoreReadiness(store, healthTimeout(Duration.ofSeconds(1)));
-        assertEquals(HealthCheckResponse.Status.UP, readiness.call().getStatus());
+        HealthCheckResponse up = readiness.call();
+        assertEquals(HealthCheckResponse.Status.UP, up.getStatus());
+        assertEquals("embedded", up.getData().orElseThrow().get("store"), "the kind of store, not its file");
         store.close();
         HealthCheckResponse closed = readiness.call();
         assertEquals(HealthCheckResponse.Status.DOWN, closed.getStatus());
@@ -43,9 +45,9 @@ class HealthChecksTest {
     @Test
     void notLiveOnlyWhenTheStoreNeedsARestart() {
         KvStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")).withDurability(Durability.OS));
-        assertEquals(HealthCheckResponse.Status.UP, new StoreLiveness(store).call().getStatus());
+        assertEquals(HealthCheckResponse.Status.UP, new StoreLiveness(store, EMBEDDED).call().getStatus());
         store.close();
-        assertEquals(HealthCheckResponse.Status.UP, new StoreLiveness(store).call().getStatus(), "closed, not broken");
+        assertEquals(HealthCheckResponse.Status.UP, new StoreLiveness(store, EMBEDDED).call().getStatus(), "closed, not broken");
         KvStore needsRestart = new KvStore() {
             @Override
             public <T> T runOnce(io.jobfoundry.kv.TransactionBody<T> body, Duration timeout) {
@@ -66,15 +68,18 @@ class HealthChecksTest {
             public void close() {
             }
         };
-        HealthCheckResponse down = new StoreLiveness(needsRestart).call();
+        HealthCheckResponse down = new StoreLiveness(needsRestart, EMBEDDED).call();
         assertEquals(HealthCheckResponse.Status.DOWN, down.getStatus());
         assertEquals("could not sync its log; restart the service", down.getData().orElseThrow().get("error"));
     }
 
-    /** Readiness reads only {@code jobfoundry.health.store-timeout}. */
+    private static final JobfoundryConfig EMBEDDED = healthTimeout(Duration.ofSeconds(2));
+
+    /** The checks read only {@code jobfoundry.store} and {@code jobfoundry.health.store-timeout}. */
     private static JobfoundryConfig healthTimeout(Duration timeout) {
         return (JobfoundryConfig) Proxy.newProxyInstance(JobfoundryConfig.class.getClassLoader(),
                 new Class<?>[] {JobfoundryConfig.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "store" -> JobfoundryConfig.StoreKind.EMBEDDED;
                     case "health" -> (JobfoundryConfig.Health) () -> timeout;
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
