@@ -34,6 +34,7 @@ final class JsonReading {
 
     /** The body's tree, or null when it holds only whitespace; {@code bytes} is not empty. */
     static JsonNode read(byte[] bytes) {
+        requireUtf8(bytes);
         JsonNode node;
         try (JsonParser parser = MAPPER.createParser(bytes)) {
             try {
@@ -53,6 +54,45 @@ final class JsonReading {
             throw new InvalidInputException(null, "the body is not valid JSON");
         }
         return node == null || node.isMissingNode() ? null : node;
+    }
+
+    /**
+     * JSON between systems is UTF-8 (RFC 8259, 8.1), and only UTF-8 is read here: Jackson would take
+     * a body whose first bytes hold a zero for UTF-16 or UTF-32 and read it as characters, without the
+     * byte offsets {@link JsonSource} copies data by; and its UTF-8 reader accepts overlong forms and
+     * encoded surrogates, so the same text could arrive as different bytes. A zero byte in the first
+     * four is what marks those encodings (a JSON text starts with an ASCII character); a zero anywhere
+     * else is a raw control character, which the reader refuses itself.
+     */
+    private static void requireUtf8(byte[] bytes) {
+        for (int i = 0; i < Math.min(4, bytes.length); i++) {
+            if (bytes[i] == 0) {
+                throw new InvalidInputException(null, "the body is not UTF-8 (a zero byte among its first four, as in"
+                        + " UTF-16 or UTF-32): JSON is sent as UTF-8");
+            }
+        }
+        int i = 0;
+        while (i < bytes.length) {
+            if (bytes[i] >= 0) {
+                i++;
+                continue;
+            }
+            int lead = bytes[i] & 0xFF;
+            int length = lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
+            int codePoint = lead & (0x7F >> length);
+            for (int k = 1; k < length && codePoint >= 0; k++) {
+                int next = i + k < bytes.length ? bytes[i + k] & 0xFF : 0;
+                codePoint = (next & 0xC0) == 0x80 ? codePoint << 6 | next & 0x3F : -1;
+            }
+            boolean shortest = length == 2 || length == 3 && codePoint >= 0x800 || length == 4 && codePoint >= 0x10000;
+            if (length == 0 || codePoint < 0 || !shortest || codePoint > 0x10FFFF
+                    || codePoint >= 0xD800 && codePoint <= 0xDFFF) {
+                throw new InvalidInputException(null, "the body is not UTF-8: the bytes from offset " + i
+                        + " are no valid UTF-8 sequence (an overlong form, a surrogate, a stray or missing"
+                        + " continuation byte); JSON is sent as UTF-8");
+            }
+            i += length;
+        }
     }
 
     /** A number BigDecimal cannot hold, named by where it stands: its member, its JSON pointer, its line. */

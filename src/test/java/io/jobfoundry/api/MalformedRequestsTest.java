@@ -387,6 +387,47 @@ class MalformedRequestsTest {
                 .contentType(startsWith("application/problem+json"));
     }
 
+    /**
+     * Jackson reads a body starting with zero bytes as UTF-16 or UTF-32: a single call stored its data as an empty
+     * text, which made every later answer naming the job invalid JSON, and a batch call failed with a 500.
+     */
+    @Test
+    void aBodyInUtf16OrUtf32IsRefusedAndChangesNothing() {
+        String single = "{\"data\":{\"a\":1}}";
+        String batch = "{\"jobs\":[{\"type\":\"" + T + "\",\"id\":\"wide\"}]}";
+        for (String charset : List.of("UTF-16LE", "UTF-16BE", "UTF-16", "UTF-32LE", "UTF-32")) {
+            given().contentType(JSON).body(single.getBytes(java.nio.charset.Charset.forName(charset)))
+                    .put("/v1/jobs/{type}/{id}", T, "wide").then().statusCode(400)
+                    .contentType(startsWith("application/problem+json")).body("detail", startsWith("the body is not UTF-8"));
+            given().contentType(JSON).body(batch.getBytes(java.nio.charset.Charset.forName(charset)))
+                    .post("/v1/jobs").then().statusCode(400).body("detail", startsWith("the body is not UTF-8"));
+        }
+        Api.get(T, "wide").statusCode(404);
+    }
+
+    /** UTF-8 has one spelling for each text: an overlong form or an encoded surrogate is not UTF-8. */
+    @Test
+    void overlongFormsAndEncodedSurrogatesAreRefusedAndValidUtf8IsKept() {
+        for (byte[] bad : List.of(new byte[] {(byte) 0xC1, (byte) 0x81}, new byte[] {(byte) 0xC0, (byte) 0xAF},
+                new byte[] {(byte) 0xE0, (byte) 0x80, (byte) 0xAF}, new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+                new byte[] {(byte) 0xF0, (byte) 0x80, (byte) 0x80, (byte) 0xAF}, new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
+                new byte[] {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}, new byte[] {(byte) 0xE2, (byte) 0x82})) {
+            java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+            body.writeBytes("{\"group\":\"g".getBytes(StandardCharsets.US_ASCII));
+            body.writeBytes(bad);
+            body.writeBytes("\"}".getBytes(StandardCharsets.US_ASCII));
+            given().contentType(JSON).body(body.toByteArray()).put("/v1/jobs/{type}/{id}", T, "overlong").then()
+                    .statusCode(400).body("detail", equalTo("the body is not UTF-8: the bytes from offset 11 are no valid"
+                            + " UTF-8 sequence (an overlong form, a surrogate, a stray or missing continuation byte);"
+                            + " JSON is sent as UTF-8"));
+        }
+        Api.get(T, "overlong").statusCode(404);
+        // A byte-order mark, two-, three- and four-byte characters, and the last code point.
+        byte[] valid = "\uFEFF{\"group\":\"\u00e9\u20ac\uD83D\uDE00\uDBFF\uDFFF\"}".getBytes(StandardCharsets.UTF_8);
+        given().contentType(JSON).body(valid).put("/v1/jobs/{type}/{id}", T, "utf8-kept").then().statusCode(201)
+                .body("group", equalTo("\u00e9\u20ac\uD83D\uDE00\uDBFF\uDFFF"));
+    }
+
     @Test
     void aBodyOverTheLimitIs413() throws Exception {
         byte[] big = new byte[1024 * 1024 + 1];
