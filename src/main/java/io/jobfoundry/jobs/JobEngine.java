@@ -264,7 +264,8 @@ public final class JobEngine {
         TypeNames.checkId(id);
         long now = context.now();
         Long at = scheduledAt == null ? null : Times.micros(scheduledAt);
-        return runner.run(tx -> Edits.resubmit(tx, type, id, at, lease, now)).orHalt(type, id);
+        String nonce = Tokens.next();
+        return runner.run(tx -> Edits.resubmit(tx, type, id, at, lease, now, nonce)).orHalt(type, id);
     }
 
     // ---- processing jobs -----------------------------------------------------------------------

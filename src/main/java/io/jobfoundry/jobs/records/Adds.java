@@ -49,6 +49,10 @@ public final class Adds {
         if (nonce.equals(r.origin)) {
             return new Added(r.view(), true); // our own earlier attempt committed
         }
+        if (nonce.equals(r.changedBy)) {
+            return new Added(r.view(), false); // the same, for a job that existed
+        }
+        r.changedBy = nonce;
         switch (r.state) {
             case PENDING -> {
                 byte[] before = r.encode();

@@ -72,7 +72,7 @@ public final class Bulk {
                 if (r.state != JobState.FINISHED) {
                     return false;
                 }
-                Edits.resubmit(tx, r.type, r.id, null, null, now);
+                Edits.resubmit(tx, r.type, r.id, null, null, now, nonce);
                 return true;
             }
             case REMOVE -> {

@@ -99,13 +99,19 @@ public final class Edits {
 
     /**
      * couch_jobs {@code resubmit}: a pending job moves to {@code at} (if given); a running one runs
-     * again after it finishes; a finished one is pending again. A processor passes its lease.
+     * again after it finishes; a finished one is pending again. A processor passes its lease. A
+     * retried attempt recognizes its own earlier commit by {@code nonce}.
      */
-    public static Step resubmit(KvTransaction tx, String type, String id, Long at, String lease, long now) {
+    public static Step resubmit(KvTransaction tx, String type, String id, Long at, String lease, long now,
+            String nonce) {
         JobRecord r = lease == null ? require(tx, type, id) : Processing.requireLease(tx, type, id, lease);
+        if (nonce.equals(r.changedBy)) {
+            return new Step(r.view(), null); // our own earlier attempt committed
+        }
         if (lease != null && r.cancelRequested) {
             return Runs.endCancelled(tx, r, now); // a processor's call: it hears of the cancel, as any would
         }
+        r.changedBy = nonce;
         switch (r.state) {
             case PENDING -> {
                 if (at == null) {

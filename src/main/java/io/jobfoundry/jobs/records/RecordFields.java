@@ -62,6 +62,13 @@ abstract class RecordFields {
      * again in between. Null in a record written before it was kept.
      */
     String finishedBy;
+    /**
+     * The nonce of the last add or resubmit that changed this record, so that the call's own retried
+     * attempt (after an unknown commit result) finds its effect there: a job that attempt made pending
+     * may be running by the retry, which must not flag it to run again. Null in a record no such call
+     * changed, and in records written before it was kept.
+     */
+    String changedBy;
     /** The most recent attempts ({@link History}); null until one ends, and in records written before it was kept. */
     Tuple history;
     /** The jobs this run waits for ({@code after}), in the order given; empty for none. */

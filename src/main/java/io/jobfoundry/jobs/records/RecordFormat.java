@@ -64,7 +64,8 @@ final class RecordFormat {
                 .add(r.finishedBy)
                 .add(r.history)
                 .add(dependencies(r))
-                .add(r.slots == null ? null : r.slots.encode());
+                .add(r.slots == null ? null : r.slots.encode())
+                .add(r.changedBy);
     }
 
     /**
@@ -167,6 +168,9 @@ final class RecordFormat {
         }
         if (t.hasNext()) {
             r.slots = HeldSlots.decode(t.nested());
+        }
+        if (t.hasNext()) {
+            r.changedBy = t.string();
         }
         return r;
     }

@@ -110,7 +110,7 @@ class JobRecordTest {
         assertTrue(back.runAfterFailure);
         assertEquals(r.blockedBy, back.blockedBy);
         assertEquals(r.view(), back.view());
-        assertEquals(31, written.size(), "dependencies at 29, the permits held after them");
+        assertEquals(32, written.size(), "dependencies at 29, the permits held and the last change's nonce after them");
         JobRecord before = JobRecord.decode("email", "a", Tuple.fromList(written.getItems().subList(0, 29)).pack());
         assertEquals(List.of(), before.after);
         assertEquals(List.of(), before.waitingFor);
@@ -123,12 +123,26 @@ class JobRecordTest {
         JobRecord r = running();
         r.slots = new HeldSlots(3L, "tenant-7", 1L);
         Tuple written = Tuple.fromBytes(r.encode());
-        assertEquals(31, written.size(), "the slots are the last element, at 30");
+        assertEquals(32, written.size(), "the slots at 30");
 
         assertEquals(new HeldSlots(3L, "tenant-7", 1L), JobRecord.decode("email", "a", r.encode()).slots);
         assertNull(JobRecord.decode("email", "a", Tuple.fromList(written.getItems().subList(0, 30)).pack()).slots);
         r.slots = null;
         assertNull(JobRecord.decode("email", "a", r.encode()).slots);
+    }
+
+    /** The nonce of the last add or resubmit that changed the job comes last; records before it have none. */
+    @Test
+    void theLastChangesNonceReadsBackAndIsAbsentInEarlierRecords() {
+        JobRecord r = running();
+        r.changedBy = "nonce-7";
+        Tuple written = Tuple.fromBytes(r.encode());
+        assertEquals("nonce-7", written.getString(31), "the last element, at 31");
+
+        assertEquals("nonce-7", JobRecord.decode("email", "a", r.encode()).changedBy);
+        assertNull(JobRecord.decode("email", "a", Tuple.fromList(written.getItems().subList(0, 31)).pack()).changedBy);
+        r.changedBy = null;
+        assertNull(JobRecord.decode("email", "a", r.encode()).changedBy);
     }
 
     private static JobRecord running() {

@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobfoundry.CapturedLog;
@@ -32,11 +33,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A finish whose commit result was unknown runs again; if its job was accepted again in between
- * (resubmitted, it was due at once), the retry must still recognize its own finish rather than
- * tell the worker its lease was lost.
+ * A call whose commit result was unknown runs again, and its job may have been accepted in between (it was due at
+ * once). The retry must recognize its own earlier commit: a finish rather than tell the worker its lease was lost,
+ * an add or a resubmit rather than flag the job it made pending, and now running, to run once more.
  */
-class FinishRetryTest {
+class UnknownCommitRetryTest {
 
     @TempDir
     Path folder;
@@ -97,6 +98,47 @@ class FinishRetryTest {
         assertEquals("a", second.get().job().id(), "the job was accepted again before the finish's retry");
         assertEquals(JobState.RUNNING, answered.state(), "the job as it is now, not a halt");
         assertEquals("{\"done\":1}", answered.data());
+    }
+
+    @Test
+    void aPutRetriedAfterAnUnknownCommitDoesNotRunTheJobItMadePendingTwice() {
+        engine.put("t", "a", JobChanges.NONE);
+        LeasedJob first = engine.accept(new AcceptRequest(List.of("t"), 1, null, "w1")).get(0);
+        engine.finish("t", "a", first.lease(), true, Change.keep(), null);
+        AtomicReference<LeasedJob> second = new AtomicReference<>();
+        afterNextCommit.set(() -> second.set(engine.accept(new AcceptRequest(List.of("t"), 1, null, "w2")).get(0)));
+
+        Job answered = engine.put("t", "a", JobChanges.NONE.withData("{\"n\":2}")).job();
+
+        assertEquals("a", second.get().job().id(), "the job the PUT made pending was accepted before its retry");
+        assertEquals(JobState.RUNNING, answered.state());
+        assertFalse(answered.resubmit(), "the retry found its own change, not a running job to flag");
+        assertEquals(JobState.FINISHED, engine.finish("t", "a", second.get().lease(), true, Change.keep(), null).state(),
+                "one run for one PUT");
+        // A PUT of its own (another call) still flags a running job, as couch_jobs' add does.
+        LeasedJob third = runAgain("a");
+        assertTrue(engine.put("t", "a", JobChanges.NONE).job().resubmit());
+        assertEquals(JobState.PENDING, engine.finish("t", "a", third.lease(), true, Change.keep(), null).state());
+    }
+
+    @Test
+    void aResubmitRetriedAfterAnUnknownCommitDoesNotRunTheJobTwice() {
+        engine.put("t", "b", JobChanges.NONE);
+        LeasedJob first = engine.accept(new AcceptRequest(List.of("t"), 1, null, "w1")).get(0);
+        engine.finish("t", "b", first.lease(), true, Change.keep(), null);
+        AtomicReference<LeasedJob> second = new AtomicReference<>();
+        afterNextCommit.set(() -> second.set(engine.accept(new AcceptRequest(List.of("t"), 1, null, "w2")).get(0)));
+
+        Job answered = engine.resubmit("t", "b", null, null);
+
+        assertEquals("b", second.get().job().id());
+        assertFalse(answered.resubmit(), "the retry found its own change, not a running job to flag");
+        assertEquals(JobState.FINISHED, engine.finish("t", "b", second.get().lease(), true, Change.keep(), null).state());
+    }
+
+    private LeasedJob runAgain(String id) {
+        engine.resubmit("t", id, null, null);
+        return engine.accept(new AcceptRequest(List.of("t"), 1, null, "w3")).get(0);
     }
 
     /**
