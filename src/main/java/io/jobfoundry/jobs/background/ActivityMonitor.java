@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Re-enqueues running jobs whose processor has gone quiet (couch_jobs' activity monitor).
  *
  * <p>It never compares a stored time with this machine's clock. Each run notes the type's latest
- * activity versionstamp (commit order) with the local time it saw it. A job whose last activity
+ * activity versionstamp (commit order) with the local time it had read it by. A job whose last activity
  * is at or before a stamp noted at least one activity timeout ago, by this replica's own clock,
  * has been quiet for that long whatever the clocks of other replicas say. Replicas may all run
  * it: re-enqueueing checks the job still has that activity, in the same transaction.
@@ -100,6 +100,10 @@ public final class ActivityMonitor {
         }
         ShrinkingBatches.inChunks(new ArrayList<>(types.keySet()), probeSize, chunk -> probe(chunk, thresholds),
                 (chunk, probe) -> {
+                    // A mark's time must come after every activity up to its stamp: the time the
+                    // probe had read them by, not the run's start (a beat in between would count
+                    // as older than it is, and its job come back early).
+                    long seen = context.now();
                     for (Map.Entry<String, Versionstamp> latest : probe.latest().entrySet()) {
                         String type = latest.getKey();
                         TypeSettings settings = types.get(type);
@@ -116,8 +120,8 @@ public final class ActivityMonitor {
                         }
                         // A mark every tenth of the timeout bounds detection to about 1.1 timeouts.
                         long timeout = settings.activityTimeout().toNanos() / 1_000;
-                        if (history.isEmpty() || now - history.peekLast().at >= timeout / 10) {
-                            history.addLast(new Mark(now, latest.getValue(), timeout));
+                        if (history.isEmpty() || seen - history.peekLast().at >= timeout / 10) {
+                            history.addLast(new Mark(seen, latest.getValue(), timeout));
                         }
                     }
                 });
