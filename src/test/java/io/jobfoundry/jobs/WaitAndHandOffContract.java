@@ -170,6 +170,18 @@ public interface WaitAndHandOffContract extends EngineFixture {
         assertEquals("newer", acceptOne("push").job().id());
     }
 
+    /** The job taken is known by its type and its id: another type's job of the same id is another job. */
+    @Test
+    default void aJobLeftReadyIsAnnouncedWhenTheHandOffTookAnotherTypesJobOfTheSameId() {
+        engine().put("push-other", "x", JobChanges.NONE.withScheduledAt(START.minusSeconds(5)));
+        RecordedHandOff handOff = new RecordedHandOff(new AcceptRequest(List.of("push-other", "push"), 1, null, "w"));
+        byte[] readyWatch = readyWatchValue("push");
+        Futures.join(handingTo(handOff).putAsync("push", "x", JobChanges.NONE));
+        assertEquals("push-other", handOff.once().get(0).job().type());
+        assertFalse(Arrays.equals(readyWatch, readyWatchValue("push")), "the job left ready wakes the other waiters");
+        assertEquals(JobState.PENDING, engine().get("push", "x").orElseThrow().state());
+    }
+
     /**
      * Where transactions run at once (FoundationDB), a hand-off takes the job its transaction adds
      * or nothing, so creates do not fight the accept rounds over older jobs; the older job goes to

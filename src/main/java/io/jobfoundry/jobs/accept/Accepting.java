@@ -83,7 +83,8 @@ public final class Accepting {
             done = context.runner().runAsync(tx -> {
                 Added added = add.apply(tx);
                 AcceptBatch handed = accept.run(tx, false);
-                if (handed.jobs().get(0).stream().noneMatch(leased -> leased.job().id().equals(id))) {
+                if (handed.jobs().get(0).stream()
+                        .noneMatch(leased -> leased.job().type().equals(type) && leased.job().id().equals(id))) {
                     JobRecord r = JobRecord.load(tx, type, id);
                     if (r != null && r.state() == JobState.PENDING && r.due()) {
                         JobRecord.announceReady(tx, type);
