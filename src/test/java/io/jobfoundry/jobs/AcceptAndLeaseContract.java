@@ -44,6 +44,34 @@ public interface AcceptAndLeaseContract extends EngineFixture {
         assertEquals(1, engine().type("email").orElseThrow().counts().running());
     }
 
+    /**
+     * A job taken for a waiter that left goes back as it was, its run never started: a cancel or a resubmit that
+     * came meanwhile applies as it does to a pending job (cancelled at once; pending, once).
+     */
+    @Test
+    default void aJobHandedBackUnusedTakesTheCancelOrResubmitThatCameMeanwhile() {
+        add("email", "cancelled");
+        LeasedJob taken = acceptOne("email");
+        engine().cancel("email", "cancelled");
+        engine().accepting().release(taken);
+        Job cancelled = engine().get("email", "cancelled").orElseThrow();
+        assertEquals(JobState.FINISHED, cancelled.state());
+        assertEquals(JobResult.CANCELLED, cancelled.result());
+        assertTrue(accept("email", 5).isEmpty(), "a cancelled job is handed to no one");
+
+        add("email", "again");
+        taken = acceptOne("email");
+        engine().resubmit("email", "again", null, null);
+        engine().accepting().release(taken);
+        Job pending = engine().get("email", "again").orElseThrow();
+        assertEquals(JobState.PENDING, pending.state());
+        assertEquals(false, pending.resubmit(), "the run it asked for is this one");
+        LeasedJob run = acceptOne("email");
+        assertEquals(JobState.FINISHED, engine().finish("email", "again", run.lease(), true, Change.keep(), null).state(),
+                "one run");
+        assertEquals(0, engine().type("email").orElseThrow().counts().running());
+    }
+
     @Test
     default void acceptHandsOutOldestScheduledFirstUpToMax() {
         engine().put("email", "late", JobChanges.NONE.withScheduledAt(START.minusSeconds(10)));

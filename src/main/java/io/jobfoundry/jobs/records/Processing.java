@@ -105,7 +105,12 @@ public final class Processing {
         return new Finished(new Step(r.view(), null), startedAt, r.seriesEnd);
     }
 
-    /** Hands a job taken for a processor that is gone (its wait ended) back to the queue, unchanged. */
+    /**
+     * Hands a job taken for a processor that is gone (its wait ended) back to the queue, unchanged.
+     * Its run never started, so a cancel or a resubmit that came while the lease was out applies
+     * as to the pending job it was: cancelled at once, or pending (the run asked for is this one),
+     * the latest of the two winning as for a running job.
+     */
     public static void release(KvTransaction tx, LeasedJob leased, long now) {
         JobRecord r = JobRecord.load(tx, leased.job().type(), leased.job().id());
         if (r == null || !leased.lease().equals(r.lease)) {
@@ -113,7 +118,15 @@ public final class Processing {
         }
         r.stopRunning(tx);
         r.startedAt = null;
-        r.place(tx, now);
+        boolean cancelled = r.cancelRequested && !r.resubmit;
+        r.cancelRequested = false;
+        r.resubmit = false;
+        if (cancelled) {
+            r.runScheduledAt = null;
+            r.finish(tx, JobResult.CANCELLED, now);
+        } else {
+            r.place(tx, now);
+        }
         r.save(tx, now);
     }
 
