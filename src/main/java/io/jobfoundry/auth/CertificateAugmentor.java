@@ -16,7 +16,7 @@ import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
 
 /**
- * A client certificate (mutual TLS, {@code quarkus.http.ssl.client-auth}) is the token whose
+ * A client certificate (mutual TLS, asked for by {@link MutualTls}) is the token whose
  * {@code certificate-cn} is its subject's CN, with that token's roles and types. Quarkus' own mTLS
  * mechanism has verified the certificate against the TLS trust store and made an identity named
  * after the whole subject, without roles; this replaces it with the token's. A trusted

@@ -179,6 +179,11 @@ public class ConfiguredTokens {
         return byCertificateCn.get(cn);
     }
 
+    /** Whether any token stands for a client certificate: then HTTPS asks clients for one ({@link MutualTls}). */
+    boolean anyCertificateCn() {
+        return !byCertificateCn.isEmpty();
+    }
+
     SecurityIdentity anonymous() {
         return anonymous;
     }

@@ -56,7 +56,6 @@ public class TlsProfile implements QuarkusTestProfile {
         config.put("quarkus.tls.key-store.pem.0.cert", dirPath().resolve("server.crt").toString());
         config.put("quarkus.tls.key-store.pem.0.key", dirPath().resolve("server.key").toString());
         config.put("quarkus.tls.trust-store.pem.certs", dirPath().resolve("client.crt").toString());
-        config.put("quarkus.http.ssl.client-auth", "request");
         config.put("quarkus.http.test-ssl-port", "0");
         config.put("jobfoundry.auth.tokens.\"tls-viewer\".hash", TokensProfile.hash(VIEWER));
         config.put("jobfoundry.auth.tokens.\"tls-viewer\".roles", "viewer");
