@@ -1,17 +1,22 @@
 package io.jobfoundry.push;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.jobs.records.Texts;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Iterator;
+import java.util.Map;
 
 /**
  * How a push call ended, as the finish it makes (docs/api.md, "Push delivery"): a {@code 2xx}
@@ -27,6 +32,10 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
     /** How much of a refusing answer's body goes into {@code lastError}: enough to say why. */
     private static final int ERROR_BODY_CHARS = 200;
     private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // Numbers keep their value (1e400 stays 1E+400, 0.1 stays 0.1, 1.50 keeps its scale).
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     static PushVerdict answered(int status, String retryAfter, byte[] body, Instant now) {
@@ -44,7 +53,9 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
         }
         String text = new String(body, StandardCharsets.UTF_8).strip();
         if (!text.isEmpty()) {
-            error += ": " + (text.length() > ERROR_BODY_CHARS ? text.substring(0, ERROR_BODY_CHARS) + "…" : text);
+            // Cut by code points: half a surrogate pair is no text the store can keep.
+            String start = Texts.truncate(text, ERROR_BODY_CHARS);
+            error += ": " + (start.length() < text.length() ? start + "…" : text);
         }
         return new PushVerdict(false, Change.keep(), error, notBefore, outcome);
     }
@@ -67,18 +78,57 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
         return new PushVerdict(false, Change.keep(), error, null, outcome);
     }
 
-    /** A JSON object answer is the job's new data; anything else (empty, text, an array) leaves it. */
+    /**
+     * A JSON object answer is the job's new data, compact, read as strictly as a processor's finish
+     * (no duplicate members, numbers that fit a BigDecimal, valid Unicode): data a worker is handed
+     * must be data it can send back. Anything else (empty, text, an array, an object the API would
+     * refuse) leaves the data as it was.
+     */
     private static Change<String> dataOf(byte[] body) {
         if (body.length == 0) {
             return Change.keep();
         }
-        String text = new String(body, StandardCharsets.UTF_8);
         try {
-            JsonNode node = JSON.readTree(text);
-            return node != null && node.isObject() ? Change.to(text.strip()) : Change.keep();
-        } catch (JsonProcessingException e) {
+            JsonNode node = JSON.readTree(body);
+            return node != null && node.isObject() && validUnicode(node) ? Change.to(JSON.writeValueAsString(node))
+                    : Change.keep();
+        } catch (IOException | RuntimeException e) {
+            // Jackson lets BigDecimal's refusal of an exponent beyond its range escape unwrapped.
             return Change.keep();
         }
+    }
+
+    /** No member name or string holds an unpaired surrogate (from an escape, or from bytes that were no UTF-8). */
+    private static boolean validUnicode(JsonNode node) {
+        if (node.isTextual()) {
+            return wellFormed(node.textValue());
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> members = node.fields(); members.hasNext();) {
+            Map.Entry<String, JsonNode> member = members.next();
+            if (!wellFormed(member.getKey()) || !validUnicode(member.getValue())) {
+                return false;
+            }
+        }
+        if (node.isArray()) {
+            for (JsonNode element : node) {
+                if (!validUnicode(element)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean wellFormed(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Retry-After as delay-seconds or an HTTP date; null if absent, unreadable or past; at most 365 days on. */

@@ -22,14 +22,30 @@ class PushVerdictTest {
 
     @Test
     void a2xxSucceedsAndOnlyAJsonObjectBecomesTheData() {
-        PushVerdict ok = answered(200, null, " {\"n\": 1} ");
+        PushVerdict ok = answered(200, null, " {\"n\": 1,\n \"s\": \"a b\"} ");
         assertTrue(ok.succeeded());
-        assertEquals(Change.to("{\"n\": 1}"), ok.data());
+        assertEquals(Change.to("{\"n\":1,\"s\":\"a b\"}"), ok.data(), "compact, as data sent to the API is kept");
         assertEquals("2xx", ok.outcome());
         assertEquals(Change.keep(), answered(204, null, "").data());
         assertEquals(Change.keep(), answered(200, null, "[1]").data());
         assertEquals(Change.keep(), answered(200, null, "done").data());
         assertEquals(Change.keep(), answered(200, null, "{\"n\":1} trailing").data(), "not one JSON value");
+    }
+
+    /** Data a worker is handed must be data it can send back: an object the API would refuse is no data. */
+    @Test
+    void anObjectTheApiWouldRefuseLeavesTheDataAsItWas() {
+        for (String refused : new String[] {"{\"a\":1,\"a\":2}", "{\"a\":1e2147483648}", "{\"a\":\"\\ud800\"}",
+                "{\"\\udc00\":1}", "{\"a\":[\"x\\ud800\"]}"}) {
+            PushVerdict verdict = answered(200, null, refused);
+            assertTrue(verdict.succeeded());
+            assertEquals(Change.keep(), verdict.data(), refused);
+        }
+        byte[] notUtf8 = {'{', '"', 'a', '"', ':', '"', (byte) 0xFF, (byte) 0xFE, '"', '}'};
+        assertEquals(Change.keep(), PushVerdict.answered(200, null, notUtf8, NOW).data());
+        assertEquals(Change.to("{\"n\":1.50,\"big\":1E+400,\"pair\":\"\uD83D\uDE00\"}"),
+                answered(200, null, "{\"n\":1.50,\"big\":1e400,\"pair\":\"\\ud83d\\ude00\"}").data(),
+                "numbers keep their value and scale; an escaped pair is one character");
     }
 
     @Test
@@ -54,6 +70,9 @@ class PushVerdictTest {
         assertEquals("3xx", answered(302, null, "").outcome());
         String long500 = answered(500, null, "x".repeat(500)).error();
         assertEquals("push target answered 500: " + "x".repeat(200) + "…", long500);
+        // An emoji across the 200th character: cut before it, never through it.
+        assertEquals("push target answered 500: " + "a".repeat(199) + "\uD83D\uDE00…",
+                answered(500, null, "a".repeat(199) + "\uD83D\uDE00tail").error());
         assertEquals("4xx", answered(404, null, "").outcome());
         assertEquals("push target did not answer within 0.5 s", PushVerdict.timedOut(Duration.ofMillis(500)).error());
         assertEquals("push call failed: Connection refused",
