@@ -9,6 +9,7 @@ import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.model.PushTarget;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
@@ -83,7 +84,15 @@ final class PushCall {
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(target.url())
                 .setFollowRedirects(false);
         message.headers().forEach(options::putHeader);
-        push.client().request(options).onComplete(opened -> {
+        Future<HttpClientRequest> opening;
+        try {
+            opening = push.client().request(options);
+        } catch (RuntimeException e) {
+            // A URL the client cannot use (a port out of range stored before it was refused).
+            end(PushVerdict.unreachable(e));
+            return;
+        }
+        opening.onComplete(opened -> {
             if (opened.failed()) {
                 end(PushVerdict.unreachable(opened.cause()));
                 return;

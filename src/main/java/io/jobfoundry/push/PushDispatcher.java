@@ -50,9 +50,14 @@ public final class PushDispatcher {
     public PushDispatcher(JobEngine engine, JobWaits waits, Vertx vertx, PushTargets targets, PushConfig config,
             PushMetrics metrics, ExecutorService blocking) {
         // Up to a type's largest concurrency at once to one host; redirects are a failed attempt.
-        HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
-                .setMaxPoolSize(PushTarget.MAX_CONCURRENCY).setMaxRedirects(0)
-                .setConnectTimeout((int) TypeSettings.DEFAULT.activityTimeout().toMillis()));
+        HttpClient client = vertx.httpClientBuilder().with(new HttpClientOptions().setKeepAlive(true)
+                        .setMaxPoolSize(PushTarget.MAX_CONCURRENCY).setMaxRedirects(0)
+                        .setConnectTimeout((int) TypeSettings.DEFAULT.activityTimeout().toMillis()))
+                // A target that answers no HTTP, or resets, fails its call (its lastError says so);
+                // without a handler Vert.x would also log each such connection as an ERROR.
+                .withConnectHandler(connection -> connection.exceptionHandler(
+                        e -> LOG.debugf("push connection to %s failed: %s", connection.remoteAddress(), e)))
+                .build();
         byte[] secret = config.signingSecret().filter(s -> !s.isEmpty())
                 .map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
         this.push = new PushContext(engine, waits, vertx, client, targets, secret, config.maxAnswerBytes(), metrics,

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobfoundry.CapturedLog;
 import io.jobfoundry.jobs.background.DueWaker;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -197,6 +198,22 @@ class PushDeliveryTest {
         assertEquals(List.of("push", "push"), job.getList("history.worker"));
     }
 
+    /** Answers every connection with a line that is no HTTP, then closes it. */
+    private static void answerNoHttp(ServerSocket server) {
+        Thread answering = new Thread(() -> {
+            while (!server.isClosed()) {
+                try (java.net.Socket call = server.accept()) {
+                    call.getInputStream().read(new byte[8192]);
+                    call.getOutputStream().write("NOT-HTTP garbage\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                } catch (java.io.IOException e) {
+                    // closed at the end of the test, or the call gave up: nothing to answer
+                }
+            }
+        }, "push-test-no-http");
+        answering.setDaemon(true);
+        answering.start();
+    }
+
     @Test
     void anAnswerOtherThan2xxOrAnUnansweredCallFailsTheAttemptNamingWhy() throws Exception {
         String type = Api.type("push-fail");
@@ -211,30 +228,38 @@ class PushDeliveryTest {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
         }
-        Map<String, String> targets = Map.of(
-                "500", url(prefix + "/500"),
-                "302", url(prefix + "/302"),
-                "large", url(prefix + "/large"),
-                "slow", url(prefix + "/slow"),
-                "refused", "http://127.0.0.1:" + closedPort + "/nobody");
-        Map<String, String> errors = Map.of(
-                "500", "push target answered 500: {\"error\":\"boom\"}",
-                "302", "push target answered 302 (redirects are not followed)",
-                "large", "push target answered 200 with more than " + MAX_ANSWER + " bytes",
-                "slow", "push target did not answer within 0.5 s",
-                "refused", "push call failed: ");
-        for (var target : targets.entrySet()) {
-            String each = type + "-" + target.getKey();
-            json("{\"maxAttempts\":1,\"push\":{\"url\":\"" + target.getValue() + "\",\"timeout\":0.5}}")
-                    .put("/v1/types/{type}", each).then().statusCode(200);
-            Api.put(each, "a", "{\"data\":{\"keep\":1}}").statusCode(201);
-        }
-        for (var target : targets.entrySet()) {
-            JsonPath job = finished(type + "-" + target.getKey(), "a");
-            assertEquals("failed", job.getString("result"), target.getKey());
-            assertTrue(job.getString("lastError").startsWith(errors.get(target.getKey())),
-                    target.getKey() + ": " + job.getString("lastError"));
-            assertEquals(Map.of("keep", 1), job.getMap("data"), "a failure leaves the data");
+        try (ServerSocket garbage = new ServerSocket(0, 10, java.net.InetAddress.getLoopbackAddress());
+                CapturedLog connections = CapturedLog.of(io.vertx.core.net.impl.ConnectionBase.class)) {
+            answerNoHttp(garbage);
+            Map<String, String> targets = Map.of(
+                    "500", url(prefix + "/500"),
+                    "302", url(prefix + "/302"),
+                    "large", url(prefix + "/large"),
+                    "slow", url(prefix + "/slow"),
+                    "refused", "http://127.0.0.1:" + closedPort + "/nobody",
+                    "garbage", "http://127.0.0.1:" + garbage.getLocalPort() + "/not-http");
+            Map<String, String> errors = Map.of(
+                    "500", "push target answered 500: {\"error\":\"boom\"}",
+                    "302", "push target answered 302 (redirects are not followed)",
+                    "large", "push target answered 200 with more than " + MAX_ANSWER + " bytes",
+                    "slow", "push target did not answer within 0.5 s",
+                    "refused", "push call failed: ",
+                    "garbage", "push call failed: ");
+            for (var target : targets.entrySet()) {
+                String each = type + "-" + target.getKey();
+                json("{\"maxAttempts\":1,\"push\":{\"url\":\"" + target.getValue() + "\",\"timeout\":0.5}}")
+                        .put("/v1/types/{type}", each).then().statusCode(200);
+                Api.put(each, "a", "{\"data\":{\"keep\":1}}").statusCode(201);
+            }
+            for (var target : targets.entrySet()) {
+                JsonPath job = finished(type + "-" + target.getKey(), "a");
+                assertEquals("failed", job.getString("result"), target.getKey());
+                assertTrue(job.getString("lastError").startsWith(errors.get(target.getKey())),
+                        target.getKey() + ": " + job.getString("lastError"));
+                assertEquals(Map.of("keep", 1), job.getMap("data"), "a failure leaves the data");
+            }
+            assertEquals(List.of(), connections.messagesAtLeast(java.util.logging.Level.SEVERE),
+                    "a target that answers no HTTP is its call's failure, not an error of the service");
         }
         assertTrue(received.getOrDefault(prefix + "/elsewhere", new LinkedBlockingQueue<>()).isEmpty(),
                 "the redirect was not followed");

@@ -50,5 +50,8 @@ public record PushTarget(String url, Duration timeout, int concurrency) {
             throw new InvalidJobRequestException("push.url",
                     "push.url must be an absolute http or https URL with a host, and no user info or fragment");
         }
+        if (uri.getPort() == 0 || uri.getPort() > 65535) {
+            throw new InvalidJobRequestException("push.url", "push.url's port must be within 1..65535");
+        }
     }
 }
