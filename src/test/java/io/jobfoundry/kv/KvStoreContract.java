@@ -66,6 +66,14 @@ public abstract class KvStoreContract {
         discardStore(store);
     }
 
+    /** A store closed while the service shuts down refuses work as temporary (a 503 with Retry-After), not as a bug. */
+    @Test
+    void aClosedStoreRefusesTransactionsAsClosed() {
+        store.close();
+        assertThrows(StoreClosedException.class, () -> store.runOnce(tx -> tx.get(key("a")), Duration.ofSeconds(5)));
+        assertThrows(StoreClosedException.class, () -> runner.run(tx -> tx.get(key("a"))), "not retried");
+    }
+
     protected static byte[] key(Object... parts) {
         return Tuple.from(parts).pack();
     }

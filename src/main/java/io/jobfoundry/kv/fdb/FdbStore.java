@@ -4,6 +4,7 @@ import com.apple.foundationdb.Database;
 import com.apple.foundationdb.Transaction;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryableStoreException;
+import io.jobfoundry.kv.StoreClosedException;
 import io.jobfoundry.kv.TransactionBody;
 import java.time.Duration;
 
@@ -20,6 +21,7 @@ final class FdbStore implements KvStore {
     private final KeyPrefix keys;
     private final String description;
     private final FdbErrors errors;
+    private volatile boolean closed;
 
     FdbStore(Database db, FdbOptions options) {
         this.db = db;
@@ -54,11 +56,15 @@ final class FdbStore implements KvStore {
     }
 
     private Transaction begin(Duration timeout, WriteSizes writes) {
+        if (closed) {
+            throw closed();
+        }
         Transaction tr;
         try {
             tr = db.createTransaction();
         } catch (RuntimeException e) {
-            throw errors.map(e, writes);
+            // A handle closed meanwhile throws IllegalStateException, no FDBException: still "closed".
+            throw closed ? closed() : errors.map(e, writes);
         }
         try {
             // FDB reads 0 as "no timeout", so a sub-millisecond timeout becomes 1 ms.
@@ -75,10 +81,21 @@ final class FdbStore implements KvStore {
         return description;
     }
 
-    /** Closes this store's database handle; the process's FDB network stays up for other stores. */
+    /**
+     * Closes this store's database handle; the process's FDB network stays up for other stores. Calls
+     * after it are refused as temporary ({@link StoreClosedException}, a {@code 503}), as the embedded
+     * store's are: the service is shutting down, not broken.
+     */
     @Override
-    public void close() {
-        db.close();
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            db.close();
+        }
+    }
+
+    private StoreClosedException closed() {
+        return new StoreClosedException("the FoundationDB store is closed", description);
     }
 
     @Override
