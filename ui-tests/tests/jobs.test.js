@@ -98,3 +98,20 @@ test('a pending job waiting for other jobs is marked apart from a due one', asyn
   ui.check();
   await ui.close();
 });
+
+test('a group with surrounding spaces is filtered by its exact name, also when the form is sent again', async () => {
+  const type = uniqueType('spaced');
+  await ok('POST', '/v1/jobs', { jobs: [
+    { type, id: 'padded', group: 'g0 ' }, { type, id: 'plain', group: 'g0' }, { type, id: 'blank', group: ' ' }] });
+  const ui = await openPage(browser);
+  for (const [group, id] of [['g0 ', 'padded'], [' ', 'blank']]) {
+    await ui.goto(`#/jobs?type=${type}&group=${encodeURIComponent(group)}`);
+    await ui.page.locator(`#job-list tr[data-job="${id}"]`).waitFor();
+    await ui.page.locator('#filters').getByRole('button', { name: 'Filter' }).click();
+    await ui.page.waitForFunction((want) => new URLSearchParams(location.hash.split('?')[1]).get('group') === want, group);
+    await ui.page.locator(`#job-list tr[data-job="${id}"]`).waitFor();
+    assert.deepEqual(await rows(ui.page).evaluateAll((trs) => trs.map((tr) => tr.dataset.job)), [id], JSON.stringify(group));
+  }
+  ui.check();
+  await ui.close();
+});

@@ -114,3 +114,37 @@ test('a viewer token sees jobs and types but no action button', async (t) => {
   ui.check();
   await ui.close();
 });
+
+test('a token with a character no header can carry is refused on the sign-in page, not sent', async () => {
+  const ui = await openPage(browser, { token: null });
+  await ui.goto('#/signin');
+  await ui.page.locator('#signin').waitFor();
+  const requests = [];
+  ui.page.on('request', (request) => requests.push(request));
+  await ui.page.locator('#token').fill('tok\u20acn with space');
+  await ui.page.locator('#signin').getByRole('button', { name: 'Sign in' }).click();
+  await ui.page.locator('#signin ~ .outcome .problem').filter({ hasText: 'visible ASCII characters only' }).waitFor();
+  assert.equal(await ui.page.evaluate(() => sessionStorage.getItem('jobfoundry.token')), null, 'nothing kept');
+  for (const request of requests) {
+    assert.equal(await request.headerValue('authorization'), null, `${request.url()}: no token sent`);
+  }
+  assert.equal(await ui.page.locator('h1').textContent(), 'Sign in', 'not taken for an unreachable service');
+  ui.check();
+  await ui.close();
+});
+
+test('a link naming "." or ".." as a type or id shows nothing and offers no action', async () => {
+  const ui = await openPage(browser);
+  for (const hash of ['#/job/some-type/..', '#/job/some-type/.', '#/job/./x', '#/job/some-type/%2E%2E', '#/type/.']) {
+    const calls = [];
+    const listen = (request) => calls.push(request.url());
+    ui.page.on('request', listen);
+    await ui.goto(hash);
+    await ui.page.locator('main').filter({ hasText: 'No type or job is named "." or ".."' }).waitFor();
+    ui.page.off('request', listen);
+    assert.equal(await ui.page.locator('main button').count(), 0, hash);
+    assert.deepEqual(calls.filter((url) => /\/v1\/(jobs|types)\//.test(url)), [], `${hash}: no type or job asked for`);
+  }
+  ui.check();
+  await ui.close();
+});

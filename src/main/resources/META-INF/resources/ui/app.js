@@ -70,6 +70,12 @@ async function show() {
     notFound('This link is malformed: a part of it is not valid percent-encoding.');
     return;
   }
+  if (params.some((part) => part === '.' || part === '..')) {
+    // No type or job is named so (the service refuses such names), and a URL built from one would
+    // lose the segment: the page would show, and act on, whatever the shortened path names.
+    notFound('No type or job is named "." or "..".');
+    return;
+  }
   const target = session.needsSignIn() && page !== signInPage ? signInPage : page;
   try {
     await target.render(main, { params, query, signal, refreshSession, navigate });

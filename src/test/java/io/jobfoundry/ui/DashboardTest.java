@@ -68,6 +68,15 @@ class DashboardTest {
         given().get("/ui/missing.js").then().statusCode(404).header("Content-Security-Policy", not(equalTo(null)));
     }
 
+    /** The static handler decodes an encoded slash that the headers' path pattern sees as written. */
+    @Test
+    void aDashboardFileReachedThroughAnEncodedSlashKeepsThePolicy() {
+        for (String path : List.of("/ui%2Findex.html", "/ui%2fjs%2Fapi.js")) {
+            given().urlEncodingEnabled(false).get(path).then().header("Content-Security-Policy", not(equalTo(null)))
+                    .header("X-Frame-Options", "DENY");
+        }
+    }
+
     /** Markup strings and inline code would need the policy loosened, or let data become markup. */
     @Test
     void theSourcesBuildPagesWithoutMarkupStringsInlineCodeOrOtherHosts() throws IOException {

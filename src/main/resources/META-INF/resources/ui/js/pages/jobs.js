@@ -30,7 +30,9 @@ function filterForm(query) {
     const data = new FormData(form);
     const params = {};
     for (const name of FILTERS) {
-      const value = String(data.get(name) ?? '').trim();
+      const text = String(data.get(name) ?? '');
+      // A group is named exactly: "g0 " and " " are groups of their own, not "g0" and any group.
+      const value = name === 'group' ? text : text.trim();
       if (value !== '') params[name] = value;
     }
     if (data.get('defaultGroup')) params.group = '';

@@ -33,8 +33,17 @@ export async function render(main, { refreshSession, navigate }) {
     h('button', { type: 'submit' }, 'Sign in'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    auth.signIn(input.value);
+    // A token is visible ASCII (an HTTP header carries nothing else): a pasted one may end with
+    // its newline, and one with a typographic quote or a space inside is no token at all; the
+    // browser would refuse to send it, which would look like a service that cannot be reached.
+    const token = input.value.trim();
     input.value = '';
+    if (!/^[\x21-\x7e]+$/.test(token)) {
+      replace(outcome, h('p', { class: 'problem', role: 'alert' },
+        'A token is made of visible ASCII characters only, without spaces: check what was pasted.'));
+      return;
+    }
+    auth.signIn(token);
     const refusal = await refreshSession();
     if (refusal) {
       auth.signOut();
