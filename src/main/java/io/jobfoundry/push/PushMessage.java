@@ -29,12 +29,38 @@ record PushMessage(byte[] body, Map<String, String> headers) {
      * @param secret  the signing key, or null for none
      * @param seconds the signature's time, Unix seconds
      */
+    /**
+     * An id as a header can carry it: a header value is bytes, and a character outside visible
+     * ASCII would be sent as {@code ?} or as a byte a receiver decodes its own way, so two ids could
+     * arrive as one. Those characters, and {@code %} (so that decoding is unambiguous), are
+     * percent-encoded as UTF-8; an id of visible ASCII without {@code %} goes as it is. The body
+     * carries the id unencoded.
+     */
+    static String headerText(String id) {
+        StringBuilder text = new StringBuilder(id.length());
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c >= 0x20 && c < 0x7f && c != '%') {
+                text.append(c);
+                continue;
+            }
+            int end = Character.isHighSurrogate(c) && i + 1 < id.length() ? i + 2 : i + 1;
+            for (byte b : id.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
+                text.append('%').append(HEX.charAt((b >> 4) & 0xF)).append(HEX.charAt(b & 0xF));
+            }
+            i = end - 1;
+        }
+        return text.toString();
+    }
+
+    private static final String HEX = "0123456789ABCDEF";
+
     static PushMessage of(Job job, byte[] secret, long seconds) {
         byte[] body = body(job);
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", "application/json");
         headers.put("Jobfoundry-Type", job.type());
-        headers.put("Jobfoundry-Id", job.id());
+        headers.put("Jobfoundry-Id", headerText(job.id()));
         headers.put("Jobfoundry-Attempt", Integer.toString(job.attempt()));
         if (secret != null) {
             headers.put(SIGNATURE, signature(secret, seconds, body));
