@@ -12,10 +12,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -142,9 +147,8 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
             long seconds = value.length() > 9 ? Long.MAX_VALUE : Long.parseLong(value);
             at = seconds >= TypeSettings.LONGEST.toSeconds() ? now.plus(TypeSettings.LONGEST) : now.plusSeconds(seconds);
         } else {
-            try {
-                at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-            } catch (DateTimeParseException e) {
+            at = httpDate(value, now);
+            if (at == null) {
                 return null;
             }
             if (at.isAfter(now.plus(TypeSettings.LONGEST))) {
@@ -152,5 +156,34 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
             }
         }
         return at.isAfter(now) ? at : null;
+    }
+
+    /** An asctime date, {@code Sun Nov  6 08:49:37 1994}: the day space-padded, in GMT. */
+    private static final DateTimeFormatter ASCTIME = new DateTimeFormatterBuilder()
+            .appendPattern("EEE MMM ppd HH:mm:ss yyyy").toFormatter(Locale.US).withZone(ZoneOffset.UTC);
+
+    /**
+     * An HTTP date in any of the three forms a recipient must read (RFC 9110, 5.6.7): IMF-fixdate
+     * ({@code Sun, 06 Nov 1994 08:49:37 GMT}), RFC 850 ({@code Sunday, 06-Nov-94 08:49:37 GMT}, its
+     * two-digit year the one within 50 years of {@code now}) or asctime; null if it is none of them.
+     */
+    static Instant httpDate(String value, Instant now) {
+        try {
+            return ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        } catch (DateTimeParseException notImfFixdate) {
+            // try the obsolete forms
+        }
+        LocalDate fiftyYearsAgo = now.atOffset(ZoneOffset.UTC).toLocalDate().minusYears(50);
+        DateTimeFormatter rfc850 = new DateTimeFormatterBuilder().appendPattern("EEEE, dd-MMM-")
+                .appendValueReduced(ChronoField.YEAR, 2, 2, fiftyYearsAgo).appendPattern(" HH:mm:ss 'GMT'")
+                .toFormatter(Locale.US).withZone(ZoneOffset.UTC);
+        for (DateTimeFormatter form : new DateTimeFormatter[] {rfc850, ASCTIME}) {
+            try {
+                return ZonedDateTime.parse(value, form).toInstant();
+            } catch (DateTimeParseException notThisForm) {
+                // the next
+            }
+        }
+        return null;
     }
 }

@@ -64,6 +64,18 @@ class PushVerdictTest {
         assertNull(answered(500, "120", "").notBefore(), "only 429 and 503 are told to wait");
     }
 
+    /** A recipient must read all three forms of an HTTP date (RFC 9110, 5.6.7). */
+    @Test
+    void retryAfterTakesTheObsoleteDateFormsToo() {
+        assertEquals(NOW.plusSeconds(900), answered(503, "Saturday, 21-Nov-26 10:15:00 GMT", "").notBefore(), "RFC 850");
+        assertEquals(NOW.plusSeconds(900), answered(503, "Sat Nov 21 10:15:00 2026", "").notBefore(), "asctime");
+        assertEquals(NOW.plusSeconds(900), answered(503, "Sat, 21 Nov 2026 10:15:00 GMT", "").notBefore());
+        assertEquals(Instant.parse("1994-11-06T08:49:37Z"), PushVerdict.httpDate("Sunday, 06-Nov-94 08:49:37 GMT", NOW),
+                "a two-digit year is the one within 50 years before now, not 2094");
+        assertEquals(Instant.parse("1994-11-06T08:49:37Z"), PushVerdict.httpDate("Sun Nov  6 08:49:37 1994", NOW));
+        assertNull(PushVerdict.httpDate("21/11/2026 10:15", NOW));
+    }
+
     @Test
     void otherAnswersNameTheStatusAndTheStartOfTheBody() {
         assertEquals("push target answered 302 (redirects are not followed)", answered(302, null, "").error());
