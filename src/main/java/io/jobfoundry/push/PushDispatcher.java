@@ -88,13 +88,16 @@ public final class PushDispatcher {
         if (stopped) {
             return;
         }
-        lanes.entrySet().removeIf(lane -> {
-            if (types.containsKey(lane.getKey())) {
+        // A stopped lane stays while its calls are in flight: a type that pushes again counts them
+        // against its concurrency, and a shutdown drains them.
+        lanes.entrySet().removeIf(entry -> {
+            if (types.containsKey(entry.getKey())) {
                 return false;
             }
-            LOG.infof("push: type %s no longer pushes", lane.getKey());
-            lane.getValue().stop();
-            return true;
+            if (entry.getValue().stop()) {
+                LOG.infof("push: type %s no longer pushes", entry.getKey());
+            }
+            return entry.getValue().calls().isEmpty();
         });
         types.forEach((type, settings) -> {
             if (!push.targets().allows(settings.push().url())) {
@@ -104,9 +107,12 @@ public final class PushDispatcher {
                     LOG.warnf("push: type %s is not pushed: its url is not under jobfoundry.push.allowed-targets",
                             type);
                 }
-                PushLane gone = lanes.remove(type);
-                if (gone != null) {
-                    gone.stop();
+                PushLane refusedLane = lanes.get(type);
+                if (refusedLane != null) {
+                    refusedLane.stop();
+                    if (refusedLane.calls().isEmpty()) {
+                        lanes.remove(type);
+                    }
                 }
                 return;
             }
@@ -117,8 +123,8 @@ public final class PushDispatcher {
                 lane = new PushLane(push, type, settings);
                 lanes.put(type, lane);
                 lane.pump();
-            } else {
-                lane.update(settings);
+            } else if (lane.update(settings)) {
+                LOG.infof("push: type %s pushes to %s", type, settings.push().url());
             }
         });
     }

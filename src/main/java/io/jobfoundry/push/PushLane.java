@@ -47,10 +47,20 @@ final class PushLane {
         return meters;
     }
 
-    /** New settings (url, timeout, concurrency) for the calls made from now on. */
-    void update(TypeSettings settings) {
-        this.settings = settings;
+    /**
+     * New settings (url, timeout, concurrency) for the calls made from now on; a stopped lane takes
+     * jobs again, its calls still in flight counted against the concurrency. Answers whether it had
+     * stopped.
+     */
+    boolean update(TypeSettings settings) {
+        boolean resumed;
+        synchronized (this) {
+            this.settings = settings;
+            resumed = stopped;
+            stopped = false;
+        }
         pump();
+        return resumed;
     }
 
     /** Opens an accept for the free slots, unless one is open, none is free, or the lane has stopped. */
@@ -114,17 +124,20 @@ final class PushLane {
     /**
      * Takes no more jobs: the type stopped pushing, or the replica is shutting down. A waiting
      * accept is left (cancelled, its waiter gone, a job handed to it goes back to the queue); the
-     * calls in flight go on.
+     * calls in flight go on. Answers whether it was taking jobs.
      */
-    void stop() {
+    boolean stop() {
         CompletableFuture<List<LeasedJob>> open;
+        boolean wasTaking;
         synchronized (this) {
+            wasTaking = !stopped;
             stopped = true;
             open = accepting;
         }
         if (open != null) {
             open.cancel(false);
         }
+        return wasTaking;
     }
 
     List<PushCall> calls() {

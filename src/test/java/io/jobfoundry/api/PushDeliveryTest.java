@@ -364,6 +364,37 @@ class PushDeliveryTest {
         assertEquals(2, most.get());
     }
 
+    /** Push turned off and on again while calls are in flight: they still count against the concurrency. */
+    @Test
+    void callsInFlightWhenPushIsTurnedOffAndOnStillCountAgainstTheConcurrency() throws Exception {
+        String type = Api.type("push-toggle");
+        String path = "/" + type;
+        List<Received> held = new CopyOnWriteArrayList<>();
+        routes.put(path, held::add);
+        String on = "{\"push\":{\"url\":\"" + url(path) + "\",\"concurrency\":2}}";
+        json(on).put("/v1/types/{type}", type).then().statusCode(200);
+        for (int i = 0; i < 4; i++) {
+            Api.put(type, "j" + i, "{}").statusCode(201);
+        }
+        WaitsTest.awaitCondition(() -> held.size() == 2);
+        json("{\"push\":null}").put("/v1/types/{type}", type).then().statusCode(200);
+        Thread.sleep(2_500); // every replica looks at the push types once a second
+        json(on).put("/v1/types/{type}", type).then().statusCode(200);
+        Thread.sleep(2_500);
+        assertEquals(2, held.size(), "the two calls in flight fill the type's two slots");
+        for (Received call : List.copyOf(held)) {
+            vertx.runOnContext(v -> answer(call, 200, "{}"));
+        }
+        WaitsTest.awaitCondition(() -> held.size() == 4);
+        assertEquals(4, held.size());
+        for (Received call : held.subList(2, 4)) {
+            vertx.runOnContext(v -> answer(call, 200, "{}"));
+        }
+        for (int i = 0; i < 4; i++) {
+            assertEquals("succeeded", finished(type, "j" + i).getString("result"));
+        }
+    }
+
     /** The Cloud Scheduler case: a repeating job of a push type calls its target on schedule, handing each run's answer to the next. */
     @Test
     void aRecurringPushJobCallsItsTargetOnEachRunWithTheLastAnswersData() throws Exception {
