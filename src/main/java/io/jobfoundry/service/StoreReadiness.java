@@ -3,7 +3,13 @@ package io.jobfoundry.service;
 import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.StoreException;
+import io.jobfoundry.kv.Sync;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -29,12 +35,31 @@ public class StoreReadiness implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         var response = HealthCheckResponse.named("store").withData("store", StoreLiveness.kind(config));
+        Duration timeout = config.health().storeTimeout();
         long started = System.nanoTime();
+        // Waited for here, not by the store: a store may wait longer than its timeout for an attempt
+        // it has begun (the embedded one, for a commit under way), and the probe's own timeout is set
+        // just above this one, so that a slow store reads as "not ready" with a reason.
+        CompletableFuture<byte[]> read;
         try {
-            store.runOnce(tx -> tx.get(PROBE_KEY), config.health().storeTimeout());
-            return response.withData("millis", (System.nanoTime() - started) / 1_000_000).up().build();
+            read = store.runOnceAsync(tx -> tx.get(PROBE_KEY), timeout, Sync.ON_COMMIT);
         } catch (StoreException e) {
             return response.withData("error", e.getMessage()).down().build();
+        }
+        try {
+            read.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return response.withData("millis", (System.nanoTime() - started) / 1_000_000).up().build();
+        } catch (TimeoutException e) {
+            read.cancel(false);
+            return response.withData("error", "the store did not answer within " + timeout.toMillis() + " ms")
+                    .down().build();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            return response.withData("error", cause instanceof StoreException ? cause.getMessage() : cause.toString())
+                    .down().build();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return response.withData("error", "interrupted").down().build();
         }
     }
 }

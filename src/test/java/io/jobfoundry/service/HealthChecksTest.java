@@ -1,6 +1,7 @@
 package io.jobfoundry.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.embedded.Durability;
@@ -39,6 +40,41 @@ class HealthChecksTest {
         HealthCheckResponse closed = readiness.call();
         assertEquals(HealthCheckResponse.Status.DOWN, closed.getStatus());
         assertEquals("the embedded store is closed", closed.getData().orElseThrow().get("error"));
+    }
+
+    /**
+     * Readiness answers within jobfoundry.health.store-timeout whatever the store does: the probe's own timeout is
+     * set just above it, and a probe that times out says nothing of why.
+     */
+    @Test
+    void notReadyWithinTheStoreTimeoutWhenTheStoreHangs() {
+        KvStore hanging = new KvStore() {
+            @Override
+            public <T> T runOnce(io.jobfoundry.kv.TransactionBody<T> body, Duration timeout) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public <T> java.util.concurrent.CompletableFuture<T> runOnceAsync(io.jobfoundry.kv.TransactionBody<T> body,
+                    Duration timeout, io.jobfoundry.kv.Sync sync) {
+                return new java.util.concurrent.CompletableFuture<>(); // an attempt that never ends
+            }
+
+            @Override
+            public String describe() {
+                return "hanging";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        long started = System.nanoTime();
+        HealthCheckResponse slow = new StoreReadiness(hanging, healthTimeout(Duration.ofMillis(300))).call();
+        long tookMillis = (System.nanoTime() - started) / 1_000_000;
+        assertEquals(HealthCheckResponse.Status.DOWN, slow.getStatus());
+        assertEquals("the store did not answer within 300 ms", slow.getData().orElseThrow().get("error"));
+        assertTrue(tookMillis < 2_000, "answered after " + tookMillis + " ms");
     }
 
     /** A store closed for now is readiness' business; one that takes no more work until a restart is liveness'. */
