@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.jobfoundry.api.ApiConfig;
+import io.jobfoundry.auth.AuthConfig;
+import io.jobfoundry.push.PushConfig;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.config.ConfigMappings;
 import io.smallrye.config.PropertiesConfigSource;
@@ -109,7 +111,7 @@ class KubernetesManifestsTest {
     @Test
     void everyEnvironmentVariableIsConfigurationTheApplicationReads() throws IOException {
         Set<String> mapped = new TreeSet<>();
-        for (Class<?> mapping : List.of(JobfoundryConfig.class, ApiConfig.class)) {
+        for (Class<?> mapping : List.of(JobfoundryConfig.class, ApiConfig.class, AuthConfig.class, PushConfig.class)) {
             ConfigMappings.getProperties(ConfigMappings.ConfigClass.configClass(mapping)).keySet()
                     .forEach(property -> mapped.add(environmentName(property)));
         }
