@@ -1,5 +1,6 @@
 package io.jobfoundry.jobs;
 
+import io.jobfoundry.Texts;
 import io.jobfoundry.jobs.context.EngineContext;
 import io.jobfoundry.jobs.context.EngineOptions;
 import io.jobfoundry.jobs.model.Added;
@@ -16,7 +17,6 @@ import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Adds;
 import io.jobfoundry.jobs.records.Processing;
 import io.jobfoundry.jobs.records.Runs;
-import io.jobfoundry.jobs.records.Texts;
 import io.jobfoundry.jobs.records.Step;
 import io.jobfoundry.jobs.records.Times;
 import io.jobfoundry.jobs.records.Tokens;

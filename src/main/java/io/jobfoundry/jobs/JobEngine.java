@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs;
 
 import io.jobfoundry.Futures;
+import io.jobfoundry.Texts;
 import io.jobfoundry.jobs.accept.Accepting;
 import io.jobfoundry.jobs.accept.HandOff;
 import io.jobfoundry.jobs.accept.Waiters;
@@ -30,7 +31,6 @@ import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.jobs.records.Listing;
 import io.jobfoundry.jobs.records.Processing;
 import io.jobfoundry.jobs.records.Runs;
-import io.jobfoundry.jobs.records.Texts;
 import io.jobfoundry.jobs.records.Times;
 import io.jobfoundry.jobs.records.Tokens;
 import io.jobfoundry.jobs.records.ValidChanges;

@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Tuple;
+import io.jobfoundry.Texts;
 import io.jobfoundry.jobs.model.Attempt;
 import java.util.ArrayList;
 import java.util.List;

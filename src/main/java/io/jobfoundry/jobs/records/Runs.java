@@ -1,5 +1,6 @@
 package io.jobfoundry.jobs.records;
 
+import io.jobfoundry.Texts;
 import io.jobfoundry.jobs.model.Attempt;
 import io.jobfoundry.jobs.model.HaltReason;
 import io.jobfoundry.jobs.model.JobResult;

@@ -1,6 +1,6 @@
-package io.jobfoundry.jobs.records;
+package io.jobfoundry;
 
-/** Text the engine keeps within bounds (errors, in the record and its history). */
+/** Text kept within bounds: errors, in a job record and its history, and in a push call's lastError. */
 public final class Texts {
 
     private Texts() {
