@@ -31,16 +31,16 @@ record PushMessage(byte[] body, Map<String, String> headers) {
      */
     /**
      * An id as a header can carry it: a header value is bytes, and a character outside visible
-     * ASCII would be sent as {@code ?} or as a byte a receiver decodes its own way, so two ids could
-     * arrive as one. Those characters, and {@code %} (so that decoding is unambiguous), are
-     * percent-encoded as UTF-8; an id of visible ASCII without {@code %} goes as it is. The body
-     * carries the id unencoded.
+     * ASCII would be sent as {@code ?} or as a byte a receiver decodes its own way, and a space at
+     * either end is trimmed by receivers, so two ids could arrive as one. Those characters, spaces
+     * and {@code %} (so that decoding is unambiguous) are percent-encoded as UTF-8; an id of visible
+     * ASCII without {@code %} goes as it is. The body carries the id unencoded.
      */
     static String headerText(String id) {
         StringBuilder text = new StringBuilder(id.length());
         for (int i = 0; i < id.length(); i++) {
             char c = id.charAt(i);
-            if (c >= 0x20 && c < 0x7f && c != '%') {
+            if (c > 0x20 && c < 0x7f && c != '%') {
                 text.append(c);
                 continue;
             }
