@@ -2,6 +2,7 @@ package io.jobfoundry.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jobfoundry.Texts;
 import io.jobfoundry.jobs.model.Change;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -237,7 +238,7 @@ final class JsonBody {
             throw wrongType(name, "a JSON object or null", node);
         }
         String text = JsonSource.asWritten(source, path, name);
-        if (hasLoneSurrogate(text)) {
+        if (Texts.hasLoneSurrogate(text)) {
             throw new InvalidInputException(field(name), field(name)
                     + " holds a string with an unpaired surrogate escape (\\uD800-\\uDFFF): not valid Unicode");
         }
@@ -341,28 +342,11 @@ final class JsonBody {
     }
 
     private String checkedText(String name, String text) {
-        if (hasLoneSurrogate(text)) {
+        if (Texts.hasLoneSurrogate(text)) {
             throw new InvalidInputException(field(name), field(name)
                     + " has an unpaired surrogate escape (\\uD800-\\uDFFF): not valid Unicode");
         }
         return text;
-    }
-
-    private static boolean hasLoneSurrogate(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                    i++;
-                    continue;
-                }
-                return true;
-            }
-            if (Character.isLowSurrogate(c)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private InvalidInputException wrongType(String name, String expected, JsonNode node) {

@@ -24,11 +24,8 @@ record PushMessage(byte[] body, Map<String, String> headers) {
 
     static final String SIGNATURE = "Jobfoundry-Signature";
     private static final JsonFactory JSON = new JsonFactory();
+    private static final String HEX = "0123456789ABCDEF";
 
-    /**
-     * @param secret  the signing key, or null for none
-     * @param seconds the signature's time, Unix seconds
-     */
     /**
      * An id as a header can carry it: a header value is bytes, and a character outside visible
      * ASCII would be sent as {@code ?} or as a byte a receiver decodes its own way, and a space at
@@ -53,8 +50,10 @@ record PushMessage(byte[] body, Map<String, String> headers) {
         return text.toString();
     }
 
-    private static final String HEX = "0123456789ABCDEF";
-
+    /**
+     * @param secret  the signing key, or null for none
+     * @param seconds the signature's time, Unix seconds
+     */
     static PushMessage of(Job job, byte[] secret, long seconds) {
         byte[] body = body(job);
         Map<String, String> headers = new LinkedHashMap<>();

@@ -43,6 +43,10 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
+    /** An asctime date, {@code Sun Nov  6 08:49:37 1994}: the day space-padded, in GMT. */
+    private static final DateTimeFormatter ASCTIME = new DateTimeFormatterBuilder()
+            .appendPattern("EEE MMM ppd HH:mm:ss yyyy").toFormatter(Locale.US).withZone(ZoneOffset.UTC);
+
     static PushVerdict answered(int status, String retryAfter, byte[] body, Instant now) {
         String outcome = PushMetrics.statusClass(status);
         if (status >= 200 && status < 300) {
@@ -106,11 +110,11 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
     /** No member name or string holds an unpaired surrogate (from an escape, or from bytes that were no UTF-8). */
     private static boolean validUnicode(JsonNode node) {
         if (node.isTextual()) {
-            return wellFormed(node.textValue());
+            return !Texts.hasLoneSurrogate(node.textValue());
         }
         for (Iterator<Map.Entry<String, JsonNode>> members = node.fields(); members.hasNext();) {
             Map.Entry<String, JsonNode> member = members.next();
-            if (!wellFormed(member.getKey()) || !validUnicode(member.getValue())) {
+            if (Texts.hasLoneSurrogate(member.getKey()) || !validUnicode(member.getValue())) {
                 return false;
             }
         }
@@ -119,18 +123,6 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
                 if (!validUnicode(element)) {
                     return false;
                 }
-            }
-        }
-        return true;
-    }
-
-    private static boolean wellFormed(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return false;
             }
         }
         return true;
@@ -157,10 +149,6 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
         }
         return at.isAfter(now) ? at : null;
     }
-
-    /** An asctime date, {@code Sun Nov  6 08:49:37 1994}: the day space-padded, in GMT. */
-    private static final DateTimeFormatter ASCTIME = new DateTimeFormatterBuilder()
-            .appendPattern("EEE MMM ppd HH:mm:ss yyyy").toFormatter(Locale.US).withZone(ZoneOffset.UTC);
 
     /**
      * An HTTP date in any of the three forms a recipient must read (RFC 9110, 5.6.7): IMF-fixdate
