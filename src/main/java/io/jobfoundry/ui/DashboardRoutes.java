@@ -24,8 +24,11 @@ class DashboardRoutes {
     static final String LOCATION = "ui/";
 
     void install(@Observes Router router) {
-        router.get("/").handler(DashboardRoutes::redirect);
-        router.get("/ui").handler(DashboardRoutes::redirect);
+        // HEAD as GET (RFC 9110): a link checker or a monitor asking with HEAD gets the redirect, not a 404.
+        for (String path : new String[] {"/", "/ui"}) {
+            router.get(path).handler(DashboardRoutes::redirect);
+            router.head(path).handler(DashboardRoutes::redirect);
+        }
     }
 
     private static void redirect(RoutingContext ctx) {

@@ -35,6 +35,7 @@ class DashboardTest {
     void theRootAndUiWithoutItsSlashRedirectIntoTheDashboard() {
         for (String path : List.of("/", "/ui")) {
             given().redirects().follow(false).get(path).then().statusCode(302).header("Location", "ui/");
+            given().redirects().follow(false).head(path).then().statusCode(302).header("Location", "ui/");
         }
     }
 
