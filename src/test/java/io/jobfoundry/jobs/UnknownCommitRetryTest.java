@@ -13,6 +13,7 @@ import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.records.Runs;
+import io.jobfoundry.kv.ForwardingStore;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.RetryableStoreException;
@@ -49,31 +50,16 @@ class UnknownCommitRetryTest {
     @BeforeEach
     void start() {
         embedded = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")));
-        KvStore store = new KvStore() {
-            @Override
-            public <T> T runOnce(TransactionBody<T> body, Duration timeout) {
-                return runOnce(body, timeout, Sync.ON_COMMIT);
-            }
-
+        KvStore store = new ForwardingStore(embedded) {
             @Override
             public <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
-                T result = embedded.runOnce(body, timeout, sync);
+                T result = delegate.runOnce(body, timeout, sync);
                 Runnable hook = afterNextCommit.getAndSet(null);
                 if (hook != null) {
                     hook.run();
-                    throw new RetryableStoreException(RetryableStoreException.Reason.COMMIT_UNKNOWN, "test", null);
+                    throw new RetryableStoreException(RetryableStoreException.Reason.COMMIT_UNKNOWN, describe(), null);
                 }
                 return result;
-            }
-
-            @Override
-            public String describe() {
-                return "commit-unknown-once:" + embedded.describe();
-            }
-
-            @Override
-            public void close() {
-                embedded.close();
             }
         };
         engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT),
@@ -102,11 +88,7 @@ class UnknownCommitRetryTest {
 
     @Test
     void aPutRetriedAfterAnUnknownCommitDoesNotRunTheJobItMadePendingTwice() {
-        engine.put("t", "a", JobChanges.NONE);
-        LeasedJob first = engine.accept(new AcceptRequest(List.of("t"), 1, null, "w1")).get(0);
-        engine.finish("t", "a", first.lease(), true, Change.keep(), null);
-        AtomicReference<LeasedJob> second = new AtomicReference<>();
-        afterNextCommit.set(() -> second.set(engine.accept(new AcceptRequest(List.of("t"), 1, null, "w2")).get(0)));
+        AtomicReference<LeasedJob> second = finishedThenAcceptedAfterTheNextCommit("a");
 
         Job answered = engine.put("t", "a", JobChanges.NONE.withData("{\"n\":2}")).job();
 
@@ -123,17 +105,26 @@ class UnknownCommitRetryTest {
 
     @Test
     void aResubmitRetriedAfterAnUnknownCommitDoesNotRunTheJobTwice() {
-        engine.put("t", "b", JobChanges.NONE);
-        LeasedJob first = engine.accept(new AcceptRequest(List.of("t"), 1, null, "w1")).get(0);
-        engine.finish("t", "b", first.lease(), true, Change.keep(), null);
-        AtomicReference<LeasedJob> second = new AtomicReference<>();
-        afterNextCommit.set(() -> second.set(engine.accept(new AcceptRequest(List.of("t"), 1, null, "w2")).get(0)));
+        AtomicReference<LeasedJob> second = finishedThenAcceptedAfterTheNextCommit("b");
 
         Job answered = engine.resubmit("t", "b", null, null);
 
         assertEquals("b", second.get().job().id());
         assertFalse(answered.resubmit(), "the retry found its own change, not a running job to flag");
         assertEquals(JobState.FINISHED, engine.finish("t", "b", second.get().lease(), true, Change.keep(), null).state());
+    }
+
+    /**
+     * Job {@code id} run once and finished; the next commit (the call under test's first attempt) is then reported
+     * unknown, after a worker has accepted what it made due. Answers that worker's lease, once taken.
+     */
+    private AtomicReference<LeasedJob> finishedThenAcceptedAfterTheNextCommit(String id) {
+        engine.put("t", id, JobChanges.NONE);
+        LeasedJob first = engine.accept(new AcceptRequest(List.of("t"), 1, null, "w1")).get(0);
+        engine.finish("t", id, first.lease(), true, Change.keep(), null);
+        AtomicReference<LeasedJob> second = new AtomicReference<>();
+        afterNextCommit.set(() -> second.set(engine.accept(new AcceptRequest(List.of("t"), 1, null, "w2")).get(0)));
+        return second;
     }
 
     private LeasedJob runAgain(String id) {

@@ -9,6 +9,7 @@ import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.kv.ForwardingStore;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetryPolicy;
 import io.jobfoundry.kv.Sync;
@@ -39,13 +40,12 @@ class ActivityMonitorMarksTest {
     Path folder;
 
     /** Runs a hook once, before the chosen transaction counted from when it is armed. */
-    private static final class Hooked implements KvStore {
-        private final KvStore delegate;
+    private static final class Hooked extends ForwardingStore {
         private final AtomicInteger countdown = new AtomicInteger(-1);
         private final AtomicReference<Runnable> hook = new AtomicReference<>();
 
         Hooked(KvStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         void beforeTransaction(int nth, Runnable action) {
@@ -54,26 +54,11 @@ class ActivityMonitorMarksTest {
         }
 
         @Override
-        public <T> T runOnce(TransactionBody<T> body, Duration timeout) {
-            return runOnce(body, timeout, Sync.ON_COMMIT);
-        }
-
-        @Override
         public <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
             if (countdown.decrementAndGet() == 0) {
                 hook.getAndSet(null).run();
             }
             return delegate.runOnce(body, timeout, sync);
-        }
-
-        @Override
-        public String describe() {
-            return "hooked " + delegate.describe();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 

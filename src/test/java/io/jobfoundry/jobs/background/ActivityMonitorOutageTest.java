@@ -8,6 +8,7 @@ import io.jobfoundry.jobs.MutableClock;
 import io.jobfoundry.jobs.context.EngineOptions;
 import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.kv.ForwardingStore;
 import io.jobfoundry.kv.KvStore;
 import io.jobfoundry.kv.RetriesExhaustedException;
 import io.jobfoundry.kv.RetryPolicy;
@@ -36,12 +37,11 @@ class ActivityMonitorOutageTest {
     Path folder;
 
     /** A store that, during an outage, lets only the next few transactions through. */
-    private static final class Outage implements KvStore {
-        private final KvStore delegate;
+    private static final class Outage extends ForwardingStore {
         private final AtomicInteger passes = new AtomicInteger(Integer.MAX_VALUE);
 
         Outage(KvStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         void begin(int letThrough) {
@@ -53,26 +53,11 @@ class ActivityMonitorOutageTest {
         }
 
         @Override
-        public <T> T runOnce(TransactionBody<T> body, Duration timeout) {
-            return runOnce(body, timeout, Sync.ON_COMMIT);
-        }
-
-        @Override
         public <T> T runOnce(TransactionBody<T> body, Duration timeout, Sync sync) {
             if (passes.getAndDecrement() <= 0) {
                 throw new RetryableStoreException(RetryableStoreException.Reason.TRANSIENT, describe(), null);
             }
             return delegate.runOnce(body, timeout, sync);
-        }
-
-        @Override
-        public String describe() {
-            return "outage over " + delegate.describe();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 
