@@ -3,17 +3,20 @@ package io.jobfoundry.api;
 import io.jobfoundry.jobs.JobBatches;
 import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.JobEngine;
+import io.jobfoundry.jobs.model.CallKey;
 import io.jobfoundry.jobs.model.DataTooLargeException;
 import io.jobfoundry.jobs.model.FinishItem;
 import io.jobfoundry.jobs.model.HeartbeatItem;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.NewJob;
 import io.jobfoundry.repeat.RepeatException;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
@@ -24,6 +27,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -50,7 +55,7 @@ public class BatchResource {
     @Operation(operationId = "createJobs", summary = "Add many jobs in one transaction",
             description = "Each item is a create (no id) or a PUT (with id) of its type. Every item is checked first: "
                     + "if any is invalid nothing is created and the answer is 400 with errors. Each job at most once "
-                    + "per batch; 1-1000 items, 8 MiB of data in all.")
+                    + "per batch; 1-1000 items, 8 MiB of data in all. Under an Idempotency-Key every item names its job (an id).")
     @Tag(name = "Batches")
     @RequestBody(ref = "CreateJobs")
     @APIResponse(responseCode = "200", description = "The jobs, in the items' order, each with 201 (added) or 200")
@@ -58,18 +63,20 @@ public class BatchResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @Parameter(name = IdempotencyKeys.HEADER, in = ParameterIn.HEADER) // described by ParameterDocs
     @RolesAllowed(Role.PRODUCER_NAME)
     @POST
     @Path("jobs")
     public CompletionStage<BatchAnswerDto.Created> createAll(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
-            byte[] body) {
+            @Context HttpServerRequest request, byte[] body) {
+        CallKey key = IdempotencyKeys.of(request);
         List<NewJob> jobs = read(contentType, body, (item, i) -> {
             NewJob job = new NewJob(item.requiredString("type"), item.string("id").orElse(null),
                     JobBodies.changes(item, "type", "id"));
             batches.check(job);
             return job;
         }, job -> job.id() == null ? null : job.type() + '\u0000' + job.id());
-        return Suspended.onRequestContext(callers.jobs().createAll(jobs), BatchAnswerDto.Created::of);
+        return Suspended.onRequestContext(callers.jobs().createAll(jobs, key), BatchAnswerDto.Created::of);
     }
 
     @Operation(operationId = "finishJobs", summary = "Finish many runs in one transaction",

@@ -2,11 +2,13 @@ package io.jobfoundry.api;
 
 import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.model.Added;
+import io.jobfoundry.jobs.model.CallKey;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.jobs.model.JobState;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -68,10 +70,15 @@ public class JobsResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @Parameter(name = IdempotencyKeys.HEADER, in = ParameterIn.HEADER, description = "Refused here (400): a "
+            + "repeat of a create could not be told from a new job, as each generates an id. PUT with your own id "
+            + "takes the key.")
     @RolesAllowed(Role.PRODUCER_NAME)
     @POST
     public CompletionStage<Response> create(@PathParam("type") String type,
-            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, @Context UriInfo uri, byte[] body) {
+            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+            @Context HttpServerRequest request, @Context UriInfo uri, byte[] body) {
+        IdempotencyKeys.refuse(request);
         // Answered on the event loop: no worker thread waits for the commit (Suspended).
         return Suspended.onRequestContext(jobs.jobs().createAsync(type, JobBodies.changes(bodies.read(contentType, body))),
                 added -> created(uri, added));
@@ -92,12 +99,15 @@ public class JobsResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @Parameter(name = IdempotencyKeys.HEADER, in = ParameterIn.HEADER) // described by ParameterDocs
     @RolesAllowed(Role.PRODUCER_NAME)
     @PUT
     @Path("{id}")
     public CompletionStage<Response> put(@PathParam("type") String type, @PathParam("id") String id,
-            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, @Context UriInfo uri, byte[] body) {
-        return Suspended.onRequestContext(jobs.jobs().putAsync(type, id, JobBodies.changes(bodies.read(contentType, body))),
+            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+            @Context HttpServerRequest request, @Context UriInfo uri, byte[] body) {
+        CallKey key = IdempotencyKeys.of(request);
+        return Suspended.onRequestContext(jobs.jobs().putAsync(type, id, JobBodies.changes(bodies.read(contentType, body)), key),
                 added -> added.created() ? created(uri, added) : Response.ok(JobDto.of(added.job())).build());
     }
 
@@ -246,11 +256,14 @@ public class JobsResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @Parameter(name = IdempotencyKeys.HEADER, in = ParameterIn.HEADER)
     @RolesAllowed({Role.PRODUCER_NAME, Role.WORKER_NAME})
     @POST
     @Path("{id}/resubmit")
     public JobDto resubmit(@PathParam("type") String type, @PathParam("id") String id,
-            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
+            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+            @Context HttpServerRequest http, byte[] body) {
+        CallKey key = IdempotencyKeys.of(http);
         JsonBody request = bodies.read(contentType, body).allow("scheduledAt", "lease");
         Instant at = request.time("scheduledAt").orElse(null);
         String lease = request.string("lease").orElse(null);
@@ -261,7 +274,7 @@ public class JobsResource {
         }
         // Without a lease a resubmit is a producer's call; with one, the worker's that holds the job.
         jobs.require(lease == null ? Role.PRODUCER_NAME : Role.WORKER_NAME);
-        return JobDto.of(jobs.jobs().resubmit(type, id, at, lease));
+        return JobDto.of(jobs.jobs().resubmit(type, id, at, lease, key));
     }
 
     @Operation(operationId = "removeJob", summary = "Remove every trace of a job",

@@ -5,6 +5,7 @@ import io.jobfoundry.jobs.context.EngineContext;
 import io.jobfoundry.jobs.context.EngineOptions;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.BatchTooLargeException;
+import io.jobfoundry.jobs.model.CallKey;
 import io.jobfoundry.jobs.model.FinishItem;
 import io.jobfoundry.jobs.model.HaltException;
 import io.jobfoundry.jobs.model.HaltReason;
@@ -73,6 +74,15 @@ public final class JobBatches {
 
     /** Adds (or, with an id, puts) every job in one transaction; the answers are in the items' order. */
     public CompletableFuture<List<Added>> createAll(List<NewJob> jobs) {
+        return createAll(jobs, null);
+    }
+
+    /**
+     * {@link #createAll}, as the call {@code key} names (none if {@code null}), so that a repeat of
+     * the same batch recognizes the items it already added or changed. Under a key every item names
+     * its job: a repeat could not tell an item without an id from a new job, so it is refused.
+     */
+    public CompletableFuture<List<Added>> createAll(List<NewJob> jobs, CallKey key) {
         checkCount(jobs.size());
         List<ValidChanges> valid = new ArrayList<>(jobs.size());
         List<String> ids = new ArrayList<>(jobs.size());
@@ -80,6 +90,10 @@ public final class JobBatches {
         long data = 0;
         for (int i = 0; i < jobs.size(); i++) {
             NewJob job = jobs.get(i);
+            if (key != null && job.id() == null) {
+                throw InvalidJobRequestException.ofItem(i, new InvalidJobRequestException("id",
+                        "an id is required under an Idempotency-Key: a repeat could not tell a job without one from a new job"));
+            }
             String id = job.id() != null ? job.id() : Tokens.jobId(context.clock().millis());
             valid.add(check(job));
             once(seen, i, job.type(), id);
@@ -88,7 +102,10 @@ public final class JobBatches {
         }
         checkData(data);
         long now = context.now();
-        List<String> nonces = jobs.stream().map(job -> Tokens.next()).toList();
+        List<String> nonces = new ArrayList<>(jobs.size());
+        for (int i = 0; i < jobs.size(); i++) {
+            nonces.add(key == null ? Tokens.next() : key.itemNonce(i));
+        }
         return runner.runAsync(tx -> {
             List<Added> added = new ArrayList<>(jobs.size());
             Map<String, TypeSettings> types = new HashMap<>(); // per attempt: a retry reads them afresh

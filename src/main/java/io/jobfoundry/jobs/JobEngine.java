@@ -12,6 +12,7 @@ import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.BulkAction;
 import io.jobfoundry.jobs.model.BulkResult;
 import io.jobfoundry.jobs.model.Added;
+import io.jobfoundry.jobs.model.CallKey;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.GroupPage;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
@@ -146,11 +147,19 @@ public final class JobEngine {
      * transaction ({@link Accepting#addAndHandOff}).
      */
     public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes) {
+        return putAsync(type, id, changes, null);
+    }
+
+    /**
+     * {@link #putAsync}, as the call {@code key} names (none if {@code null}): a repeat of a call
+     * that took effect finds the job marked with the key and changes nothing.
+     */
+    public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes, CallKey key) {
         TypeNames.checkType(type);
         TypeNames.checkId(id);
         ValidChanges valid = ValidChanges.of(type, id, changes, options.maxDataBytes());
         long now = context.now();
-        String nonce = Tokens.next();
+        String nonce = key == null ? Tokens.next() : key.nonce();
         long due = valid.scheduledAt().orElse(now);
         // A job that may wait for others is not handed to a waiter: it is most likely not due.
         boolean mayWait = valid.after().given() && !valid.after().value().isEmpty();
@@ -260,11 +269,16 @@ public final class JobEngine {
      * again after it finishes; a finished one is pending again. A processor passes its lease.
      */
     public Job resubmit(String type, String id, Instant scheduledAt, String lease) {
+        return resubmit(type, id, scheduledAt, lease, null);
+    }
+
+    /** {@link #resubmit}, as the call {@code key} names, if any: see {@link #putAsync(String, String, JobChanges, CallKey)}. */
+    public Job resubmit(String type, String id, Instant scheduledAt, String lease, CallKey key) {
         TypeNames.checkType(type);
         TypeNames.checkId(id);
         long now = context.now();
         Long at = scheduledAt == null ? null : Times.micros(scheduledAt);
-        String nonce = Tokens.next();
+        String nonce = key == null ? Tokens.next() : key.nonce();
         return runner.run(tx -> Edits.resubmit(tx, type, id, at, lease, now, nonce)).orHalt(type, id);
     }
 

@@ -5,6 +5,7 @@ import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.BulkAction;
 import io.jobfoundry.jobs.model.BulkResult;
+import io.jobfoundry.jobs.model.CallKey;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.FinishItem;
 import io.jobfoundry.jobs.model.GroupPage;
@@ -84,10 +85,10 @@ public final class ScopedJobs {
         return shownWhenDone(engine.createAsync(type, changes), this::shown);
     }
 
-    public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes) {
+    public CompletableFuture<Added> putAsync(String type, String id, JobChanges changes, CallKey key) {
         scope.check(type);
         checkAfter(changes);
-        return shownWhenDone(engine.putAsync(type, id, changes), this::shown);
+        return shownWhenDone(engine.putAsync(type, id, changes, key), this::shown);
     }
 
     public CompletableFuture<Optional<Job>> getAsync(String type, String id) {
@@ -154,9 +155,9 @@ public final class ScopedJobs {
         return shown(job);
     }
 
-    public Job resubmit(String type, String id, Instant scheduledAt, String lease) {
+    public Job resubmit(String type, String id, Instant scheduledAt, String lease, CallKey key) {
         scope.check(type);
-        return shown(engine.resubmit(type, id, scheduledAt, lease));
+        return shown(engine.resubmit(type, id, scheduledAt, lease, key));
     }
 
     public CompletableFuture<Job> heartbeatAsync(String type, String id, String lease, Change<String> data) {
@@ -185,7 +186,7 @@ public final class ScopedJobs {
     // ---- batches -----------------------------------------------------------------------------------
 
     /** Every item's type is checked before any is created: one outside the scope refuses the batch. */
-    public CompletableFuture<List<Added>> createAll(List<NewJob> jobs) {
+    public CompletableFuture<List<Added>> createAll(List<NewJob> jobs, CallKey key) {
         jobs.forEach(job -> scope.check(job.type()));
         for (int i = 0; i < jobs.size(); i++) {
             try {
@@ -194,7 +195,7 @@ public final class ScopedJobs {
                 throw InvalidJobRequestException.ofItem(i, e);
             }
         }
-        return shownWhenDone(engine.batches().createAll(jobs), added -> added.stream().map(this::shown).toList());
+        return shownWhenDone(engine.batches().createAll(jobs, key), added -> added.stream().map(this::shown).toList());
     }
 
     public CompletableFuture<List<ItemResult>> finishAll(List<FinishItem> items) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FaultInjectedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
         WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
         ListAndBulkContract, DependencyContract,
-        FlowLimitContract {
+        FlowLimitContract, CallKeyContract {
 
     @TempDir
     Path folder;

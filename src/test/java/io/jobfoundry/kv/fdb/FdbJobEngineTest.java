@@ -4,6 +4,7 @@ import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.AcceptAndLeaseContract;
 import io.jobfoundry.jobs.AddAndRemoveContract;
 import io.jobfoundry.jobs.BatchContract;
+import io.jobfoundry.jobs.CallKeyContract;
 import io.jobfoundry.jobs.DependencyContract;
 import io.jobfoundry.jobs.FlowLimitContract;
 import io.jobfoundry.jobs.EngineHarness;
@@ -24,7 +25,7 @@ import java.util.UUID;
 class FdbJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
         WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
         ListAndBulkContract, DependencyContract,
-        FlowLimitContract {
+        FlowLimitContract, CallKeyContract {
 
     @Override
     protected KvStore openStore() {
