@@ -8,6 +8,7 @@ import select
 import socket
 import threading
 import time
+import uuid
 from typing import Any, Callable, Dict, Optional, Set, Tuple
 from urllib.parse import urlsplit
 
@@ -93,13 +94,17 @@ class Transport:
             conn.close()
 
     def send(self, method: str, path: str, body: Any = None, idempotent: bool = True,
-             long_poll: float = 0.0) -> Answer:
+             long_poll: float = 0.0, keyed: bool = False) -> Answer:
         """Sends one call. A call that is not idempotent (a create without an id) is repeated only when the
-        connection could not be made, since otherwise it may have taken effect."""
+        connection could not be made, since otherwise it may have taken effect. A ``keyed`` call (a PUT, a
+        resubmit, a batch of named jobs) carries an ``Idempotency-Key`` drawn for it, the same in each repeat, by
+        which the service recognizes a repeat of a call that took effect."""
         payload = None if body is None else json.dumps(body, separators=(",", ":")).encode("utf-8")
         headers = dict(self._headers)
         if payload is not None:
             headers["Content-Type"] = "application/json"
+        if keyed:
+            headers["Idempotency-Key"] = str(uuid.uuid4())
 
         def once() -> Tuple[Answer, Optional[http.client.HTTPMessage]]:
             status, answer_headers, raw = self._exchange(method, path, payload, headers, long_poll, idempotent)

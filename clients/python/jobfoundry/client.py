@@ -85,7 +85,7 @@ class Client:
     def put(self, type_: str, id_: str, **members: Any) -> Saved:
         """Adds or updates a job by its id (couch_jobs ``add``): new → pending; pending → takes the members;
         running → runs again when it finishes; finished → runs again."""
-        answer = self._t.send("PUT", _job_path(type_, id_), job_members(**members)).or_raise()
+        answer = self._t.send("PUT", _job_path(type_, id_), job_members(**members), keyed=True).or_raise()
         return Saved(answer.status == 201, Job.from_json(answer.body))
 
     def create_batch(self, jobs: Sequence[NewJob]) -> List[Saved]:
@@ -99,8 +99,10 @@ class Client:
             if job.id is not None:
                 item["id"] = job.id
             items.append(item)
-        idempotent = all(job.id is not None for job in jobs)
-        body = self._t.send("POST", "/v1/jobs", {"jobs": items}, idempotent=idempotent).or_raise().body
+        # Named jobs only: under a key, recognized when repeated. The service refuses a key with an item without an
+        # id, whose repeat could add that job twice: such a batch is repeated only if it never reached the service.
+        named = all(job.id is not None for job in jobs)
+        body = self._t.send("POST", "/v1/jobs", {"jobs": items}, idempotent=named, keyed=named).or_raise().body
         return [Saved(r["status"] == 201, Job.from_json(r["job"])) for r in body["jobs"]]
 
     def preview_repeat(self, repeat: str, count: int = 1, *, at: Optional[datetime] = None) -> RepeatPreview:
@@ -158,13 +160,11 @@ class Client:
 
     def resubmit(self, type_: str, id_: str, scheduled_at: Optional[datetime] = None) -> Job:
         """Runs a job again (couch_jobs ``resubmit``): finished → pending, due at ``scheduled_at`` (None: now);
-        pending → moves to ``scheduled_at`` if given; running → runs again when its processor finishes it. Retried
-        only when the connection could not be made, as :meth:`create`: a repeat after it took effect could run the
-        job once more."""
+        pending → moves to ``scheduled_at`` if given; running → runs again when its processor finishes it. Repeated
+        after a 503 under the call's ``Idempotency-Key``, which the service recognizes: a repeat never runs the job
+        once more."""
         body = {} if scheduled_at is None else {"scheduledAt": format_time(scheduled_at)}
-        # Not repeated once it may have reached the service: a finished job it made pending may be running by the
-        # time a repeat arrives, which would then run it once more.
-        answer = self._t.send("POST", _job_path(type_, id_) + "/resubmit", body, idempotent=False)
+        answer = self._t.send("POST", _job_path(type_, id_) + "/resubmit", body, keyed=True)
         return Job.from_json(answer.or_raise().body)
 
     def remove(self, type_: str, id_: str) -> bool:

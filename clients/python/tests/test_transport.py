@@ -5,8 +5,8 @@ import time
 import unittest
 from datetime import datetime, timezone
 
-from jobfoundry import (Client, HaltError, Heartbeat, Identity, JobfoundryError, ProblemError, RepeatPreview,
-                        RetryPolicy)
+from jobfoundry import (Client, HaltError, Heartbeat, Identity, JobfoundryError, NewJob, ProblemError,
+                        RepeatPreview, RetryPolicy)
 
 from .stub import NO_HEADERS, StubService, halt_problem, job
 
@@ -63,18 +63,50 @@ class TransportTest(unittest.TestCase):
                 client.put("t", "a")
             self.assertEqual(1 + 5, len(stub.requests), "a PUT names its job: safe to repeat")
 
-    def test_resubmits_and_bulk_actions_are_not_repeated_after_a_503(self):
+    def test_bulk_actions_are_not_repeated_after_a_503(self):
         with StubService(lambda r: (503, UNAVAILABLE, NO_HEADERS)) as stub:
             client = Client(stub.url, retry=FAST)
             self.addCleanup(client.close)
             with self.assertRaises(ProblemError):
-                client.resubmit("t", "a")
-            with self.assertRaises(ProblemError):
                 client.operations.bulk("remove", "t", limit=100)
-            self.assertEqual(2, len(stub.requests), "a repeat could run a job again, or change more jobs")
+            self.assertEqual(1, len(stub.requests), "a repeat could change more jobs")
             with self.assertRaises(ProblemError):
                 client.operations.pause("t")
-            self.assertEqual(2 + 5, len(stub.requests), "pausing twice is pausing: safe to repeat")
+            self.assertEqual(1 + 5, len(stub.requests), "pausing twice is pausing: safe to repeat")
+
+    def test_puts_resubmits_and_named_batches_are_repeated_under_one_key_per_call(self):
+        # Each may have made a job pending that a worker took before the repeat: the service recognizes the
+        # repeat by the call's key, so the same key goes with every repeat, and a new one with the next call.
+        calls = []
+
+        def answer(r):
+            calls.append(r)
+            if len(calls) % 3:
+                return 503, UNAVAILABLE, NO_HEADERS
+            if r.path == "/v1/jobs":
+                return 200, {"jobs": [{"status": 200, "job": job("t", "a", "running")}]}, NO_HEADERS
+            return 200, job("t", "a", "running"), NO_HEADERS
+
+        with StubService(answer) as stub:
+            with Client(stub.url, retry=FAST) as client:
+                client.put("t", "a")
+                client.put("t", "a")
+                client.resubmit("t", "a")
+                client.create_batch([NewJob("t", "a")])
+            keys = [r.headers.get("idempotency-key") for r in stub.requests]
+            self.assertEqual(12, len(keys))
+            for call in range(4):
+                key = keys[3 * call]
+                self.assertRegex(key or "", r"^[0-9a-f-]{36}$")
+                self.assertEqual([key] * 3, keys[3 * call:3 * call + 3], "one key per call")
+            self.assertEqual(4, len(set(keys)), "a new key for each call")
+
+    def test_a_batch_with_an_item_without_id_is_sent_without_a_key_and_not_repeated(self):
+        with StubService(lambda r: (503, UNAVAILABLE, NO_HEADERS)) as stub:
+            with Client(stub.url, retry=FAST) as client, self.assertRaises(ProblemError):
+                client.create_batch([NewJob("t", "a"), NewJob("t", None)])
+            self.assertEqual(1, len(stub.requests))
+            self.assertNotIn("idempotency-key", stub.requests[0].headers)
 
     def test_a_repeat_preview_and_me_are_repeated_after_a_503(self):
         me = {"name": "email-team", "roles": ["viewer"], "types": ["email*", "sms"]}
@@ -138,7 +170,7 @@ class TransportTest(unittest.TestCase):
         threading.Thread(target=serve, daemon=True).start()
         client = Client(f"http://127.0.0.1:{listener.getsockname()[1]}", retry=FAST)
         self.addCleanup(client.close)
-        for call in (lambda: client.create("t"), lambda: client.resubmit("t", "a"),
+        for call in (lambda: client.create("t"), lambda: client.create_batch([NewJob("t", None)]),
                      lambda: client.operations.bulk("cancel", "t")):
             client.get("t", "a")  # the connection is now kept alive, and reused by the call
             with self.assertRaises(JobfoundryError):

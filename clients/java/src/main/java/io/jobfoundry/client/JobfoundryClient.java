@@ -20,9 +20,12 @@ import java.util.stream.Stream;
  * singly and in batches), and the operator's calls ({@link #operations()}). Thread-safe; share one per service.
  *
  * <p>Calls that may be repeated without changing their effect are retried by the {@link RetryPolicy} after a
- * {@code 503} or a lost connection. {@link #create} and batch items without an id add a job each time they
- * reach the service, so they are retried only when the connection could not be made; give jobs your own ids
- * ({@link #put}) where a duplicate matters. Refusals are thrown as {@link ProblemException}.
+ * {@code 503} or a lost connection. {@link #put}, {@link #resubmit} and {@link #createBatch} send an {@code
+ * Idempotency-Key} drawn for the call and the same with its repeats, so the service recognizes a repeat of a
+ * call that took effect and does not run the job once more. {@link #create} and batches with items without an
+ * id add a job each time they reach the service, so they are retried only when the connection could not be
+ * made; give jobs your own ids ({@link #put}) where a duplicate matters. Refusals are thrown as {@link
+ * ProblemException}.
  */
 public final class JobfoundryClient {
 
@@ -84,7 +87,7 @@ public final class JobfoundryClient {
      * @return whether it was created, and the job
      */
     public Saved put(String type, String id, JobSpec spec) {
-        Transport.Answer answer = transport.send("PUT", Paths.job(type, id), spec.toJson(), true, Duration.ZERO).orThrow();
+        Transport.Answer answer = transport.sendKeyed("PUT", Paths.job(type, id), spec.toJson()).orThrow();
         return new Saved(answer.status() == 201, Json.job(answer.body()));
     }
 
@@ -110,7 +113,10 @@ public final class JobfoundryClient {
         }
         ObjectNode body = Json.MAPPER.createObjectNode();
         body.set("jobs", items);
-        JsonNode answer = transport.send("POST", "/v1/jobs", body, idempotent, Duration.ZERO).orThrow().body();
+        // Items with ids only: sent under a key (recognized when repeated). With an id-less item the service would
+        // refuse a key, and a repeat could add that job twice.
+        JsonNode answer = (idempotent ? transport.sendKeyed("POST", "/v1/jobs", body)
+                : transport.send("POST", "/v1/jobs", body, false, Duration.ZERO)).orThrow().body();
         List<Saved> saved = new ArrayList<>();
         for (JsonNode item : answer.path("jobs")) {
             saved.add(new Saved(item.path("status").asInt() == 201, Json.job(item.get("job"))));
@@ -261,8 +267,8 @@ public final class JobfoundryClient {
 
     /**
      * Runs a job again (couch_jobs' {@code resubmit}): a finished one is pending again, a pending one takes the
-     * new time, a running one runs again when its processor finishes it. Retried only when the connection could
-     * not be made, as {@link #create} is: a repeat after it took effect could run the job once more.
+     * new time, a running one runs again when its processor finishes it. Repeated after a {@code 503} under the
+     * call's {@code Idempotency-Key}, which the service recognizes: a repeat never runs the job once more.
      *
      * @param type the job's type
      * @param id the job's id
@@ -274,10 +280,7 @@ public final class JobfoundryClient {
         if (scheduledAt != null) {
             body.put("scheduledAt", scheduledAt.toString());
         }
-        // Not repeated once it may have reached the service: a finished job it made pending may be running by
-        // the time a repeat arrives, which would then run it once more.
-        return Json.job(transport.send("POST", Paths.job(type, id) + "/resubmit", body, false, Duration.ZERO)
-                .orThrow().body());
+        return Json.job(transport.sendKeyed("POST", Paths.job(type, id) + "/resubmit", body).orThrow().body());
     }
 
     /**

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -74,8 +75,20 @@ final class Transport {
      * @param longPoll how long the service may hold the answer back on purpose (accept's wait, waitFor's timeout)
      */
     Answer send(String method, String path, JsonNode body, boolean idempotent, Duration longPoll) {
+        return send(method, path, body, idempotent, null, longPoll);
+    }
+
+    /**
+     * Sends one call that adds or resubmits jobs by id under an {@code Idempotency-Key} drawn for it: the service
+     * recognizes the call's repeats, which carry the same key, so it is repeated like any idempotent call.
+     */
+    Answer sendKeyed(String method, String path, JsonNode body) {
+        return send(method, path, body, true, UUID.randomUUID().toString(), Duration.ZERO);
+    }
+
+    private Answer send(String method, String path, JsonNode body, boolean idempotent, String key, Duration longPoll) {
         try {
-            return exchange(method, path, body, idempotent, longPoll);
+            return exchange(method, path, body, idempotent, key, longPoll);
         } catch (JobfoundryException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -84,12 +97,16 @@ final class Transport {
         }
     }
 
-    private Answer exchange(String method, String path, JsonNode body, boolean idempotent, Duration longPoll) {
+    private Answer exchange(String method, String path, JsonNode body, boolean idempotent, String key,
+            Duration longPoll) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(timeout.plus(longPoll))
                 .header("User-Agent", USER_AGENT);
         if (authorization != null) {
             request.header("Authorization", authorization);
+        }
+        if (key != null) { // one request, sent again as it is by sendRetried: every repeat carries the same key
+            request.header("Idempotency-Key", key);
         }
         if (body != null) {
             request.header("Content-Type", "application/json")

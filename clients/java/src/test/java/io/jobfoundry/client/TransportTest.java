@@ -69,18 +69,57 @@ class TransportTest {
         }
     }
 
-    /** A resubmit or a bulk action repeated after it took effect would do more: a job run again, more jobs changed. */
+    /** A bulk action repeated after it took effect would change more jobs: not repeated. */
     @Test
-    void resubmitsAndBulkActionsAreNotRepeatedAfterA503() throws Exception {
+    void bulkActionsAreNotRepeatedAfterA503() throws Exception {
         try (StubService stub = new StubService(r -> StubService.Reply.problem(503, UNAVAILABLE))) {
             JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
-            assertThrows(ProblemException.class, () -> client.resubmit("t", "a", null));
             assertThrows(ProblemException.class,
                     () -> client.operations().bulk(BulkAction.REMOVE, JobFilter.type("t"), 100));
-            assertEquals(2, stub.requests.size());
+            assertEquals(1, stub.requests.size());
             // Pausing twice is pausing: repeated.
             assertThrows(ProblemException.class, () -> client.operations().pause("t"));
-            assertEquals(2 + 5, stub.requests.size());
+            assertEquals(1 + 5, stub.requests.size());
+        }
+    }
+
+    /**
+     * A PUT, a resubmit and a batch of named jobs may have made a job pending that a worker took before the
+     * repeat: each call sends a key of its own, the same with every repeat, which the service recognizes.
+     */
+    @Test
+    void putsResubmitsAndNamedBatchesAreRepeatedUnderOneKeyPerCall() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        try (StubService stub = new StubService(r -> calls.incrementAndGet() % 3 != 0
+                ? StubService.Reply.problem(503, UNAVAILABLE)
+                : StubService.Reply.json(r.path().equals("/v1/jobs") ? 200 : 201,
+                        r.path().equals("/v1/jobs") ? "{\"jobs\":[{\"status\":200,\"job\":"
+                                + StubService.job("t", "a", "running") + "}]}" : StubService.job("t", "a", "running")))) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
+            client.put("t", "a", JobSpec.empty());
+            client.put("t", "a", JobSpec.empty());
+            client.resubmit("t", "a", null);
+            client.createBatch(List.of(new NewJob("t", "a", JobSpec.empty())));
+            assertEquals(12, stub.requests.size());
+            List<String> keys = stub.requests.stream().map(r -> r.header("Idempotency-Key")).toList();
+            for (int call = 0; call < 4; call++) {
+                String key = keys.get(3 * call);
+                assertTrue(key != null && key.matches("[0-9a-f-]{36}"), "a UUID: " + key);
+                assertEquals(List.of(key, key, key), keys.subList(3 * call, 3 * call + 3), "one key per call");
+            }
+            assertEquals(4, keys.stream().distinct().count(), "a new key for each call: " + keys);
+        }
+    }
+
+    /** The service refuses a key for a batch with an item without id: sent without one, and not repeated. */
+    @Test
+    void aBatchWithAnItemWithoutIdIsSentWithoutAKeyAndNotRepeated() throws Exception {
+        try (StubService stub = new StubService(r -> StubService.Reply.problem(503, UNAVAILABLE))) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
+            assertThrows(ProblemException.class, () -> client.createBatch(List.of(
+                    new NewJob("t", "a", JobSpec.empty()), new NewJob("t", null, JobSpec.empty()))));
+            assertEquals(1, stub.requests.size());
+            assertEquals(null, stub.requests.get(0).header("Idempotency-Key"));
         }
     }
 
