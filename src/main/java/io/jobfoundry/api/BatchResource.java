@@ -55,7 +55,8 @@ public class BatchResource {
     @Operation(operationId = "createJobs", summary = "Add many jobs in one transaction",
             description = "Each item is a create (no id) or a PUT (with id) of its type. Every item is checked first: "
                     + "if any is invalid nothing is created and the answer is 400 with errors. Each job at most once "
-                    + "per batch; 1-1000 items, 8 MiB of data in all. Under an Idempotency-Key every item names its job (an id).")
+                    + "per batch; 1-1000 items, 8 MiB of data in all. Under an Idempotency-Key every item names its "
+                    + "job (an id).")
     @Tag(name = "Batches")
     @RequestBody(ref = "CreateJobs")
     @APIResponse(responseCode = "200", description = "The jobs, in the items' order, each with 201 (added) or 200")

@@ -4,6 +4,7 @@ import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.CallKey;
 import io.jobfoundry.jobs.model.Change;
+import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.jobs.model.JobState;
 import io.smallrye.common.annotation.Blocking;
@@ -107,7 +108,8 @@ public class JobsResource {
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             @Context HttpServerRequest request, @Context UriInfo uri, byte[] body) {
         CallKey key = IdempotencyKeys.of(request);
-        return Suspended.onRequestContext(jobs.jobs().putAsync(type, id, JobBodies.changes(bodies.read(contentType, body)), key),
+        JobChanges changes = JobBodies.changes(bodies.read(contentType, body));
+        return Suspended.onRequestContext(jobs.jobs().putAsync(type, id, changes, key),
                 added -> added.created() ? created(uri, added) : Response.ok(JobDto.of(added.job())).build());
     }
 

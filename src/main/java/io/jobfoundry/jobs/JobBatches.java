@@ -91,8 +91,8 @@ public final class JobBatches {
         for (int i = 0; i < jobs.size(); i++) {
             NewJob job = jobs.get(i);
             if (key != null && job.id() == null) {
-                throw InvalidJobRequestException.ofItem(i, new InvalidJobRequestException("id",
-                        "an id is required under an Idempotency-Key: a repeat could not tell a job without one from a new job"));
+                throw InvalidJobRequestException.ofItem(i, new InvalidJobRequestException("id", "an id is required "
+                        + "under an Idempotency-Key: a repeat could not tell a job without one from a new job"));
             }
             String id = job.id() != null ? job.id() : Tokens.jobId(context.clock().millis());
             valid.add(check(job));

@@ -272,7 +272,7 @@ public final class JobEngine {
         return resubmit(type, id, scheduledAt, lease, null);
     }
 
-    /** {@link #resubmit}, as the call {@code key} names, if any: see {@link #putAsync(String, String, JobChanges, CallKey)}. */
+    /** {@link #resubmit}, as the call {@code key} names, if any: its repeat changes nothing, as a put's. */
     public Job resubmit(String type, String id, Instant scheduledAt, String lease, CallKey key) {
         TypeNames.checkType(type);
         TypeNames.checkId(id);

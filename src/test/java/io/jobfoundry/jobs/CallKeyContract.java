@@ -79,7 +79,8 @@ public interface CallKeyContract extends EngineFixture {
 
     @Test
     default void aRepeatedBatchRecognizesEveryItemItChanged() {
-        List<NewJob> batch = List.of(new NewJob("email", "a", JobChanges.NONE), new NewJob("email", "b", JobChanges.NONE));
+        List<NewJob> batch = List.of(new NewJob("email", "a", JobChanges.NONE),
+                new NewJob("email", "b", JobChanges.NONE));
         assertTrue(Futures.join(engine().batches().createAll(batch, KEY)).stream().allMatch(Added::created));
         List<LeasedJob> running = accept("email", 2);
         assertEquals(2, running.size());
@@ -94,7 +95,8 @@ public interface CallKeyContract extends EngineFixture {
 
     @Test
     default void aKeyedBatchWithAnItemWithoutAnIdIsRefusedBeforeAnythingChanges() {
-        List<NewJob> batch = List.of(new NewJob("email", "a", JobChanges.NONE), new NewJob("email", null, JobChanges.NONE));
+        List<NewJob> batch = List.of(new NewJob("email", "a", JobChanges.NONE),
+                new NewJob("email", null, JobChanges.NONE));
         InvalidJobRequestException refused = assertThrows(InvalidJobRequestException.class,
                 () -> engine().batches().createAll(batch, KEY));
         assertEquals("jobs[1].id", refused.field());

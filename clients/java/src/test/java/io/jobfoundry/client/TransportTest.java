@@ -90,11 +90,11 @@ class TransportTest {
     @Test
     void putsResubmitsAndNamedBatchesAreRepeatedUnderOneKeyPerCall() throws Exception {
         AtomicInteger calls = new AtomicInteger();
+        String job = StubService.job("t", "a", "running");
+        String batch = "{\"jobs\":[{\"status\":200,\"job\":" + job + "}]}";
         try (StubService stub = new StubService(r -> calls.incrementAndGet() % 3 != 0
                 ? StubService.Reply.problem(503, UNAVAILABLE)
-                : StubService.Reply.json(r.path().equals("/v1/jobs") ? 200 : 201,
-                        r.path().equals("/v1/jobs") ? "{\"jobs\":[{\"status\":200,\"job\":"
-                                + StubService.job("t", "a", "running") + "}]}" : StubService.job("t", "a", "running")))) {
+                : StubService.Reply.json(200, r.path().equals("/v1/jobs") ? batch : job))) {
             JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
             client.put("t", "a", JobSpec.empty());
             client.put("t", "a", JobSpec.empty());
