@@ -44,13 +44,13 @@ final class IdempotencyKeys {
     }
 
     /**
-     * A create with a generated id cannot be recognized when repeated (the repeat would generate
-     * another id), so a key there would promise what it cannot keep: refused, pointing to PUT.
+     * Refuses the header, saying {@code why}, where a key would promise what the call cannot keep:
+     * a create with a generated id (its repeat generates another id) and a bulk action (its repeat
+     * acts on what matches then). Other calls are safe to repeat as they are and ignore it.
      */
-    static void refuse(HttpServerRequest request) {
+    static void refuse(HttpServerRequest request, String why) {
         if (request.headers().contains(HEADER)) {
-            throw new InvalidInputException(HEADER, HEADER + " needs the job's id: add the job with "
-                    + "PUT /v1/jobs/{type}/{id}, whose repeats it makes safe");
+            throw new InvalidInputException(HEADER, HEADER + " is not taken here: " + why);
         }
     }
 }

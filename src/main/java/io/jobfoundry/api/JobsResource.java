@@ -79,7 +79,8 @@ public class JobsResource {
     public CompletionStage<Response> create(@PathParam("type") String type,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
             @Context HttpServerRequest request, @Context UriInfo uri, byte[] body) {
-        IdempotencyKeys.refuse(request);
+        IdempotencyKeys.refuse(request, "a repeat could not be told from a new job, as each generates an id; "
+                + "add the job with PUT /v1/jobs/{type}/{id}, whose repeats the key makes safe");
         // Answered on the event loop: no worker thread waits for the commit (Suspended).
         return Suspended.onRequestContext(jobs.jobs().createAsync(type, JobBodies.changes(bodies.read(contentType, body))),
                 added -> created(uri, added));

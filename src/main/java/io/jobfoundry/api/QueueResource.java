@@ -6,6 +6,7 @@ import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.JobFilter;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -86,10 +87,15 @@ public class QueueResource {
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @Parameter(name = IdempotencyKeys.HEADER, in = ParameterIn.HEADER, description = "Refused here (400): a "
+            + "repeated bulk action acts on what matches when it comes, which no key can tell from the first.")
     @RolesAllowed(Role.ADMIN_NAME)
     @POST
     @Path("bulk")
-    public BulkResultDto bulk(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
+    public BulkResultDto bulk(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+            @Context HttpServerRequest http, byte[] body) {
+        IdempotencyKeys.refuse(http, "a repeated bulk action acts on the jobs that match when it comes, which no key "
+                + "can tell from the first; send it once, and list what matches before sending it again");
         JsonBody request = bodies.read(contentType, body).allow("action", "filter", "limit");
         // Every member is read and checked before anything is done: a bad one changes nothing.
         JsonBody filter = request.object("filter").orElseThrow(() -> new InvalidInputException("filter",

@@ -104,7 +104,7 @@ public final class JobBatches {
         long now = context.now();
         List<String> nonces = new ArrayList<>(jobs.size());
         for (int i = 0; i < jobs.size(); i++) {
-            nonces.add(key == null ? Tokens.next() : key.itemNonce(i));
+            nonces.add(Tokens.itemNonce(key, i));
         }
         return runner.runAsync(tx -> {
             List<Added> added = new ArrayList<>(jobs.size());

@@ -159,7 +159,7 @@ public final class JobEngine {
         TypeNames.checkId(id);
         ValidChanges valid = ValidChanges.of(type, id, changes, options.maxDataBytes());
         long now = context.now();
-        String nonce = key == null ? Tokens.next() : key.nonce();
+        String nonce = Tokens.nonce(key);
         long due = valid.scheduledAt().orElse(now);
         // A job that may wait for others is not handed to a waiter: it is most likely not due.
         boolean mayWait = valid.after().given() && !valid.after().value().isEmpty();
@@ -278,7 +278,7 @@ public final class JobEngine {
         TypeNames.checkId(id);
         long now = context.now();
         Long at = scheduledAt == null ? null : Times.micros(scheduledAt);
-        String nonce = key == null ? Tokens.next() : key.nonce();
+        String nonce = Tokens.nonce(key);
         return runner.run(tx -> Edits.resubmit(tx, type, id, at, lease, now, nonce)).orHalt(type, id);
     }
 

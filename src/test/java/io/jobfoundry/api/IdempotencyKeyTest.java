@@ -89,6 +89,16 @@ class IdempotencyKeyTest {
     }
 
     @Test
+    void aBulkActionRefusesAKeyItCouldNotHonour() {
+        String type = Api.type("key-bulk");
+        Api.put(type, "a", "{}").statusCode(201);
+        json("{\"action\":\"cancel\",\"filter\":{\"type\":\"" + type + "\"}}").header("Idempotency-Key", "bulk-1")
+                .post("/v1/bulk").then().statusCode(400).contentType(PROBLEM).body("field", equalTo("Idempotency-Key"))
+                .body("detail", containsString("acts on the jobs that match when it comes"));
+        Api.get(type, "a").statusCode(200).body("state", equalTo("pending"));
+    }
+
+    @Test
     void aCreateWithAGeneratedIdRefusesAKeyItCouldNotHonour() {
         String type = Api.type("key-create");
         json("{}").header("Idempotency-Key", "create-1").post("/v1/jobs/{type}", type).then().statusCode(400)

@@ -11,6 +11,8 @@ import io.jobfoundry.jobs.model.CallKey;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobChanges;
+import io.jobfoundry.jobs.model.JobRef;
+import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.LeasedJob;
 import io.jobfoundry.jobs.model.NewJob;
@@ -91,6 +93,52 @@ public interface CallKeyContract extends EngineFixture {
         assertTrue(put("a", KEY).job().resubmit());
         running.forEach(leased -> finish(leased, true));
         assertEquals(1, accept("email", 2).size());
+    }
+
+    /**
+     * A PUT that found the job already as it asks, or a resubmit of a pending job without a time,
+     * changes nothing; its repeat, once a worker has taken the job, must change nothing either.
+     */
+    @Test
+    default void aRepeatOfACallThatChangedNothingDoesNotRunTheJobAgain() {
+        put("a", KEY);
+        CallKey same = new CallKey("the-same-again");
+        Job unchanged = put("a", same).job();
+        assertEquals(1, unchanged.revision(), "not a change clients see");
+        LeasedJob running = acceptOne("email");
+        assertFalse(put("a", same).job().resubmit());
+        assertEquals(JobState.FINISHED, finish(running, true).state());
+
+        add("email", "b");
+        CallKey resubmit = new CallKey("resubmit-pending");
+        assertEquals(1, engine().resubmit("email", "b", null, null, resubmit).revision(), "nothing to change");
+        running = acceptOne("email");
+        assertFalse(engine().resubmit("email", "b", null, null, resubmit).resubmit());
+        assertEquals(JobState.FINISHED, finish(running, true).state());
+    }
+
+    /** The creating call's key is known for the job's life: the job keeps the nonce it was created by. */
+    @Test
+    default void theKeyOfTheCallThatCreatedTheJobIsKnownForItsLife() {
+        put("a", KEY);
+        Futures.join(engine().putAsync("email", "a", JobChanges.NONE.withData("{\"n\":2}"), new CallKey("second")));
+        Added late = Futures.join(engine().putAsync("email", "a", JobChanges.NONE.withData("{\"n\":3}"), KEY));
+        assertTrue(late.created(), "answered as the creation it repeats");
+        assertEquals("{\"n\":2}", late.job().data());
+    }
+
+    /**
+     * A repeat that comes after the job it made was removed makes it again: another incarnation,
+     * which jobs that waited for the removed one do not take for theirs.
+     */
+    @Test
+    default void aRepeatAfterARemovalMakesAnotherIncarnation() {
+        put("a", KEY);
+        engine().put("load", "l", JobChanges.NONE.withAfter(List.of(new JobRef("email", "a"))));
+        engine().remove("email", "a");
+        assertTrue(put("a", KEY).created());
+        resolver().runOnce();
+        assertEquals(JobResult.CANCELLED, engine().get("load", "l").orElseThrow().result());
     }
 
     @Test

@@ -30,17 +30,4 @@ public record CallKey(String value) {
     private static InvalidJobRequestException invalid(String rule) {
         return new InvalidJobRequestException("Idempotency-Key", "Idempotency-Key " + rule);
     }
-
-    /**
-     * The nonce of the call: never equal to one the service draws for itself (those have no
-     * {@code :}), nor to a batch item's.
-     */
-    public String nonce() {
-        return "key:" + value;
-    }
-
-    /** The nonce of item {@code index} of a batch sent under this key. */
-    public String itemNonce(int index) {
-        return "item:" + index + ":" + value;
-    }
 }

@@ -46,10 +46,10 @@ public final class Adds {
             r.save(tx, now);
             return new Added(r.view(), true);
         }
-        if (nonce.equals(r.origin)) {
+        if (Tokens.sameCall(r.origin, nonce)) {
             return new Added(r.view(), true); // our own earlier attempt committed
         }
-        if (nonce.equals(r.changedBy)) {
+        if (Tokens.sameCall(r.changedBy, nonce)) {
             return new Added(r.view(), false); // the same, for a job that existed
         }
         r.changedBy = nonce;
@@ -62,7 +62,12 @@ public final class Adds {
                 if (!blocked && Arrays.equals(before, r.encode()) && (r.due || r.scheduledAt > now || r.parked())) {
                     // The same job again (a client's retried PUT): nothing to write, no event, no
                     // new updatedAt, nobody to wake. (One due but not yet moved to the ready
-                    // index is placed again below, as before: that wakes its workers now.)
+                    // index is placed again below, as before: that wakes its workers now.) Only a
+                    // keyed call's key is kept, so that its repeat, once a worker has taken the
+                    // job, is known for the call that changed nothing, not run as a new one.
+                    if (Tokens.keyed(nonce)) {
+                        r.store(tx);
+                    }
                     return new Added(r.view(), false);
                 }
                 // Changed before it was known whether anything changed: out of the index it is in

@@ -105,7 +105,7 @@ public final class Edits {
     public static Step resubmit(KvTransaction tx, String type, String id, Long at, String lease, long now,
             String nonce) {
         JobRecord r = lease == null ? require(tx, type, id) : Processing.requireLease(tx, type, id, lease);
-        if (nonce.equals(r.changedBy)) {
+        if (Tokens.sameCall(r.changedBy, nonce)) {
             return new Step(r.view(), null); // our own earlier attempt committed
         }
         if (lease != null && r.cancelRequested) {
@@ -115,6 +115,9 @@ public final class Edits {
         switch (r.state) {
             case PENDING -> {
                 if (at == null) {
+                    if (Tokens.keyed(nonce)) { // nothing to change; the key is kept, as Adds.add does
+                        r.store(tx);
+                    }
                     return new Step(r.view(), null);
                 }
                 r.reposition(tx, now, true, () -> Runs.rescheduleRun(r, at));

@@ -1,5 +1,6 @@
 package io.jobfoundry.jobs.records;
 
+import io.jobfoundry.jobs.model.CallKey;
 import java.security.SecureRandom;
 import java.util.Base64;
 
@@ -27,6 +28,42 @@ public final class Tokens {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
         return ENCODER.encodeToString(bytes);
+    }
+
+    /**
+     * The nonce of one call, drawn before its transaction so that every attempt carries it: random
+     * ({@link #next}, no {@code /} and no {@code :}), or, for a call a client named with a key,
+     * {@code key:<key>/<random>}. A record keeps the nonce of the call that created it ({@code
+     * origin}, which dependents tell the job's incarnations apart by: the random part keeps it
+     * unique when a client's repeat makes the job again after a removal) and of the last add or
+     * resubmit that changed it; {@link #sameCall} recognizes a repeat by either.
+     */
+    public static String nonce(CallKey key) {
+        return key == null ? next() : "key:" + key.value() + "/" + next();
+    }
+
+    /** {@link #nonce} of item {@code index} of a batch sent under {@code key}. */
+    public static String itemNonce(CallKey key, int index) {
+        return key == null ? next() : "item:" + index + ":" + key.value() + "/" + next();
+    }
+
+    /** Whether {@code nonce} names a call a client named with a key, which the client may repeat. */
+    static boolean keyed(String nonce) {
+        return nonce.lastIndexOf('/') >= 0;
+    }
+
+    /**
+     * Whether a record's {@code recorded} nonce is of the same call as {@code nonce}: the same
+     * attempt's (the store's own retry), or the same key's with another random part (a client's
+     * repeat). A key may hold {@code /}; the random part never does, and is always as long.
+     */
+    static boolean sameCall(String recorded, String nonce) {
+        if (recorded == null) {
+            return false;
+        }
+        int cut = nonce.lastIndexOf('/');
+        return recorded.equals(nonce)
+                || cut >= 0 && recorded.length() == nonce.length() && recorded.regionMatches(0, nonce, 0, cut + 1);
     }
 
     /**

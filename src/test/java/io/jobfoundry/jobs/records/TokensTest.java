@@ -1,9 +1,11 @@
 package io.jobfoundry.jobs.records;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jobfoundry.jobs.model.CallKey;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Random;
@@ -11,6 +13,28 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class TokensTest {
+
+    /** A client's repeat carries its key and a random part of its own; the store's retry, the same nonce. */
+    @Test
+    void aNonceIsOfTheSameCallAsItsRetryAndAsARepeatUnderTheSameKeyOnly() {
+        String service = Tokens.nonce(null);
+        assertTrue(Tokens.sameCall(service, service));
+        assertFalse(Tokens.sameCall(service, Tokens.nonce(null)));
+        assertFalse(Tokens.keyed(service));
+
+        CallKey key = new CallKey("a/b/c"); // a key may hold the separator itself
+        String first = Tokens.nonce(key);
+        String repeat = Tokens.nonce(key);
+        assertNotEquals(first, repeat, "each call's nonce is its own: an origin stays unique");
+        assertTrue(Tokens.keyed(first));
+        assertTrue(Tokens.sameCall(first, repeat));
+        assertFalse(Tokens.sameCall(first, Tokens.nonce(new CallKey("a/b"))));
+        assertFalse(Tokens.sameCall(first, Tokens.nonce(new CallKey("a/b/c/"))));
+        assertFalse(Tokens.sameCall(first, Tokens.itemNonce(key, 0)));
+        assertTrue(Tokens.sameCall(Tokens.itemNonce(key, 3), Tokens.itemNonce(key, 3)));
+        assertFalse(Tokens.sameCall(Tokens.itemNonce(key, 3), Tokens.itemNonce(key, 4)));
+        assertFalse(Tokens.sameCall(null, first));
+    }
 
     @Test
     void theSortableEncodingOrdersStringsAsItsBytesAreOrdered() {
