@@ -2,6 +2,7 @@ package io.jobfoundry.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jobfoundry.StrictJson;
 import io.jobfoundry.Texts;
 import io.jobfoundry.jobs.model.Change;
 import java.math.BigDecimal;
@@ -39,7 +40,7 @@ final class JsonBody {
     }
 
     static JsonBody empty() {
-        return new JsonBody(JsonReading.MAPPER.createObjectNode(), "", null, List.of());
+        return new JsonBody(StrictJson.MAPPER.createObjectNode(), "", null, List.of());
     }
 
     /** The body, which must be a JSON object; an empty body is an empty object. */

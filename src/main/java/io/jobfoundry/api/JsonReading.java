@@ -4,30 +4,19 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.jobfoundry.StrictJson;
 import java.io.IOException;
 import java.util.regex.Pattern;
 
 /**
- * Reads a request body into a JSON tree for {@link JsonBody}, strictly (no duplicate members,
- * comments or trailing tokens; numbers exact and as written), and turns whatever the reader refuses
- * into a {@code 400} that says where, without the reader's own internals.
+ * Reads a request body into a JSON tree for {@link JsonBody}, strictly ({@link StrictJson}: no
+ * duplicate members, comments or trailing tokens; numbers exact and as written), and turns
+ * whatever the reader refuses into a {@code 400} that says where, without the reader's own
+ * internals.
  */
 final class JsonReading {
-
-    static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            // Numbers keep their exact value (1e400 must not become Infinity, 0.1 must stay 0.1)...
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            // ...and their spelling (100.0 must not turn into 1E+2 in the stored data).
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
 
     private JsonReading() {
     }
@@ -36,9 +25,9 @@ final class JsonReading {
     static JsonNode read(byte[] bytes) {
         requireUtf8(bytes);
         JsonNode node;
-        try (JsonParser parser = MAPPER.createParser(bytes)) {
+        try (JsonParser parser = StrictJson.MAPPER.createParser(bytes)) {
             try {
-                node = MAPPER.readTree(parser);
+                node = StrictJson.MAPPER.readTree(parser);
             } catch (NumberFormatException e) {
                 // Jackson lets BigDecimal's refusal of an exponent beyond its 32-bit scale escape
                 // unwrapped; the parser still knows where it stood.

@@ -1,10 +1,8 @@
 package io.jobfoundry.push;
 
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.jobfoundry.StrictJson;
 import io.jobfoundry.Texts;
 import io.jobfoundry.jobs.model.Change;
 import io.jobfoundry.jobs.model.TypeSettings;
@@ -36,12 +34,8 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
 
     /** How much of a refusing answer's body goes into {@code lastError}: enough to say why. */
     private static final int ERROR_BODY_CHARS = 200;
-    private static final JsonMapper JSON = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            // Numbers keep their value (1e400 stays 1E+400, 0.1 stays 0.1, 1.50 keeps its scale).
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    /** Read as the API reads a body (numbers keep their value: 1e400 stays 1E+400, 1.50 its scale). */
+    private static final JsonMapper JSON = StrictJson.MAPPER;
 
     /** An asctime date, {@code Sun Nov  6 08:49:37 1994}: the day space-padded, in GMT. */
     private static final DateTimeFormatter ASCTIME = new DateTimeFormatterBuilder()
