@@ -1,7 +1,6 @@
 package io.jobfoundry.api;
 
 import io.jobfoundry.jobs.model.CallKey;
-import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.List;
 
@@ -36,11 +35,7 @@ final class IdempotencyKeys {
         if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
             value = value.substring(1, value.length() - 1);
         }
-        try {
-            return new CallKey(value);
-        } catch (InvalidJobRequestException e) {
-            throw new InvalidInputException(HEADER, e.getMessage());
-        }
+        return new CallKey(value); // a malformed one is refused there, naming the header
     }
 
     /**

@@ -60,14 +60,11 @@ public final class Adds {
                 // A PUT with after replaces the dependencies (those already done are not waited for again).
                 boolean blocked = valid.after().given() && Dependencies.wire(tx, r, valid.after().value(), false);
                 if (!blocked && Arrays.equals(before, r.encode()) && (r.due || r.scheduledAt > now || r.parked())) {
-                    // The same job again (a client's retried PUT): nothing to write, no event, no
-                    // new updatedAt, nobody to wake. (One due but not yet moved to the ready
-                    // index is placed again below, as before: that wakes its workers now.) Only a
-                    // keyed call's key is kept, so that its repeat, once a worker has taken the
-                    // job, is known for the call that changed nothing, not run as a new one.
-                    if (Tokens.keyed(nonce)) {
-                        r.store(tx);
-                    }
+                    // The same job again (a client's retried PUT): no change clients see, no
+                    // event, no new updatedAt, nobody to wake; only a keyed call's nonce is kept.
+                    // (One due but not yet moved to the ready index is placed again below, as
+                    // before: that wakes its workers now.)
+                    r.unchangedBy(tx, nonce);
                     return new Added(r.view(), false);
                 }
                 // Changed before it was known whether anything changed: out of the index it is in

@@ -115,9 +115,7 @@ public final class Edits {
         switch (r.state) {
             case PENDING -> {
                 if (at == null) {
-                    if (Tokens.keyed(nonce)) { // nothing to change; the key is kept, as Adds.add does
-                        r.store(tx);
-                    }
+                    r.unchangedBy(tx, nonce);
                     return new Step(r.view(), null);
                 }
                 r.reposition(tx, now, true, () -> Runs.rescheduleRun(r, at));

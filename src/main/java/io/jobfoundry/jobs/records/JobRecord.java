@@ -43,6 +43,19 @@ public final class JobRecord extends RecordFields {
         tx.set(JobKeys.job(type, id), encode());
     }
 
+    /**
+     * An add or resubmit ({@link #changedBy}) that found nothing to change: one a client named with
+     * a key still leaves its nonce, without counting as a change, so that its repeat, once a worker
+     * has taken the job, is known for that call and not run as a new one. The service's own calls
+     * need no write: their retries see the same job again.
+     */
+    void unchangedBy(KvTransaction tx, String nonce) {
+        changedBy = nonce;
+        if (Tokens.keyed(nonce)) {
+            store(tx);
+        }
+    }
+
     private void touch(long now) {
         updatedAt = now;
         revision++;
