@@ -49,9 +49,9 @@ class ProtectedModeRoute {
             case HOST_NOT_LOOPBACK -> "the request's Host " + Problems.printable(host(ctx)) + " is not a loopback"
                     + " name (localhost, *.localhost, 127.0.0.0/8, [::1]), so it may come from a web page whose name"
                     + " only resolves to this machine (DNS rebinding); " + SecurityProblems.PROTECTED;
-            case FORWARDED_HOST -> "the request names its host in X-Forwarded-Host or Forwarded, which the"
-                    + " proxy settings (quarkus.http.proxy.*) put in place of its Host, so whether it was meant for"
-                    + " this machine is unknown; " + SecurityProblems.PROTECTED;
+            case PROXIED -> "the request carries a proxy's headers (Forwarded, X-Forwarded-For, X-Forwarded-Host or"
+                    + " X-Real-IP), so it was relayed for a client that may not be on this machine, or a web page"
+                    + " added them to pass for one; " + SecurityProblems.PROTECTED;
             case OTHER_ORIGIN -> "the request came from another site's page (its Origin "
                     + Problems.printable(ctx.request().getHeader(HttpHeaders.ORIGIN)) + " is not this service's own),"
                     + " sent by a browser on this machine on that page's behalf; " + SecurityProblems.PROTECTED;

@@ -2,6 +2,7 @@ package io.jobfoundry.auth;
 
 import io.quarkus.vertx.http.runtime.ForwardedInfo;
 import io.vertx.core.Context;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -31,6 +32,8 @@ import java.util.Locale;
  * </ul>
  * Clients that are not browsers ({@code curl}, {@code kubectl port-forward}, client libraries) send
  * the Host they connected to and no Origin; the dashboard, served from here, sends its own origin.
+ * None of them sends a proxy's headers: a request that carries them was relayed for a client that
+ * may be anywhere, or was made by a page that added them to pass for one (see {@link Verdict#PROXIED}).
  */
 public final class Loopback {
 
@@ -43,15 +46,21 @@ public final class Loopback {
         /** The Host header does not name a loopback host (DNS rebinding, or a proxy's public name). */
         HOST_NOT_LOOPBACK,
         /**
-         * Quarkus' proxy settings put a forwarded host (X-Forwarded-Host, {@code Forwarded: host=})
-         * in place of the Host header, so the Host the client sent is unknown.
+         * The request carries a proxy's headers ({@code Forwarded}, {@code X-Forwarded-For},
+         * {@code X-Forwarded-Host}, {@code X-Real-IP}), or Quarkus' proxy settings put a forwarded
+         * host in place of its Host: it was relayed for a client that may not be on this machine, and
+         * with those settings on, the Host the client sent is unknown.
          */
-        FORWARDED_HOST,
+        PROXIED,
         /** The Origin header is not the Host's origin: sent for another site's page, or {@code null}. */
         OTHER_ORIGIN
     }
 
     private static final String VERDICT_KEY = Loopback.class.getName() + ".verdict";
+    private static final CharSequence FORWARDED = HttpHeaders.createOptimized("Forwarded");
+    private static final CharSequence X_FORWARDED_FOR = HttpHeaders.createOptimized("X-Forwarded-For");
+    private static final CharSequence X_FORWARDED_HOST = HttpHeaders.createOptimized("X-Forwarded-Host");
+    private static final CharSequence X_REAL_IP = HttpHeaders.createOptimized("X-Real-IP");
 
     private Loopback() {
     }
@@ -82,8 +91,8 @@ public final class Loopback {
         if (!isLoopbackPeer(request.connection().remoteAddress())) {
             return Verdict.REMOTE_PEER;
         }
-        if (hostWasForwarded()) {
-            return Verdict.FORWARDED_HOST;
+        if (carriesProxyHeaders(request) || hostWasForwarded()) {
+            return Verdict.PROXIED;
         }
         HostAndPort host = host(request);
         if (host == null || !isLoopbackHost(host.host())) {
@@ -97,10 +106,23 @@ public final class Loopback {
     }
 
     /**
-     * With {@code quarkus.http.proxy.enable-forwarded-host} (or {@code allow-forwarded} and a
-     * {@code Forwarded: host=}), Quarkus rewrites the Host header itself before any route runs, and
-     * records what it applied as the request's {@link ForwardedInfo}. The rebinding attacker's page
-     * is same-origin to itself and may send any X-Forwarded-Host, so such a request is refused.
+     * The headers a proxy adds to name the client or the host it relays for. Judged by their
+     * presence, whatever Quarkus' proxy settings make of them: with those settings on, Quarkus
+     * rewrites the Host header itself before any route runs, and which header it took the host from
+     * is not always recorded (with both {@code allow-forwarded} and {@code allow-x-forwarded}, a
+     * {@code Forwarded: host=} replaced the Host while {@link ForwardedInfo} named no host). The
+     * rebinding attacker's page is same-origin to itself and may send any of them.
+     */
+    private static boolean carriesProxyHeaders(HttpServerRequest request) {
+        MultiMap headers = request.headers();
+        return headers.contains(FORWARDED) || headers.contains(X_FORWARDED_FOR) || headers.contains(X_FORWARDED_HOST)
+                || headers.contains(X_REAL_IP);
+    }
+
+    /**
+     * A host Quarkus' proxy settings applied from a header of another name
+     * ({@code quarkus.http.proxy.forwarded-host-header}), as recorded in the request's
+     * {@link ForwardedInfo}.
      */
     private static boolean hostWasForwarded() {
         Context context = Vertx.currentContext();
@@ -111,7 +133,7 @@ public final class Loopback {
     /**
      * The host the client named: HTTP/2's {@code :authority} (Vert.x's "real" authority), else the
      * {@code Host} header. Not {@code authority()} or {@code host()}: behind Quarkus' proxy settings
-     * they are the forwarded host (and {@link #hostWasForwarded} refuses a request that has one).
+     * they are the forwarded host (and a request that has one is {@link Verdict#PROXIED}).
      */
     public static HostAndPort host(HttpServerRequest request) {
         if (request.version() == HttpVersion.HTTP_2) {

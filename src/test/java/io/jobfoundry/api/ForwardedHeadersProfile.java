@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * Protected mode (no token) behind Quarkus' proxy settings, as a service behind an ingress is
- * configured: X-Forwarded-For, -Proto and -Host change the request's remote address and host.
+ * configured: X-Forwarded-For, -Proto and -Host, and the standard Forwarded header, change the
+ * request's remote address and host.
  */
 public class ForwardedHeadersProfile implements QuarkusTestProfile {
 
@@ -14,6 +15,7 @@ public class ForwardedHeadersProfile implements QuarkusTestProfile {
         return Map.of("quarkus.http.host", "0.0.0.0",
                 "quarkus.http.proxy.proxy-address-forwarding", "true",
                 "quarkus.http.proxy.allow-x-forwarded", "true",
+                "quarkus.http.proxy.allow-forwarded", "true",
                 "quarkus.http.proxy.enable-forwarded-host", "true");
     }
 }

@@ -96,6 +96,26 @@ class ProtectedModeTest {
     }
 
     /**
+     * A proxy on this machine (an nginx, a mesh sidecar) relays requests of clients elsewhere from a
+     * loopback peer with a loopback Host: its headers give it away, proxy settings on or off (with
+     * them on: ProtectedModeForwardedHeadersTest).
+     */
+    @Test
+    void aRequestRelayedByAProxyOnThisMachineIsRefusedAndChangesNothing() {
+        String type = Api.type("relayed");
+        for (String[] header : new String[][] {{"X-Forwarded-For", "203.0.113.7"}, {"Forwarded", "for=203.0.113.7"},
+                {"X-Forwarded-Host", "localhost"}, {"X-Real-IP", "203.0.113.7"}}) {
+            given().header(header[0], header[1]).post("/v1/types/{type}/pause", type).then().statusCode(403)
+                    .contentType("application/problem+json")
+                    .body("type", equalTo("tag:jobfoundry.io,2026:problem/forbidden"))
+                    .body("detail", containsString("carries a proxy's headers"))
+                    .body("detail", containsString("jobfoundry.auth.tokens"));
+        }
+        given().header("X-Forwarded-For", "127.0.0.1").get("/q/health/ready").then().statusCode(200);
+        given().get("/v1/types/{type}", type).then().statusCode(404);
+    }
+
+    /**
      * Another site's page makes the local browser send "simple" requests (no body, so no CORS
      * preflight): it cannot read the answers, but must not pause, cancel or remove. Browsers name
      * the page's origin in Origin on every POST and DELETE; {@code Origin: null} is no origin.
