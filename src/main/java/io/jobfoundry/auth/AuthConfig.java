@@ -18,7 +18,10 @@ public interface AuthConfig {
     /** ConfiguredTokens by name; none configured means protected mode (loopback only) unless {@link #open()}. */
     Map<String, Token> tokens();
 
-    /** Serve every client without a token (a WARN at start): for a network that is itself closed. */
+    /**
+     * Serve every client without a token (a WARN at start): for a network that is itself closed.
+     * Not with tokens configured (the start stops): it would make them meaningless.
+     */
     @WithDefault("false")
     boolean open();
 

@@ -124,6 +124,13 @@ public class ConfiguredTokens {
                 }
             });
         }
+        if (config.open() && !config.tokens().isEmpty()) {
+            // Open serves a caller without a token with every role on every type, so the tokens
+            // would bind only those who choose to send one: a leftover setting beside a Secret of
+            // tokens must not quietly undo them.
+            problems.add("jobfoundry.auth.open=true serves every client without a token, with every role on every"
+                    + " type, which would make the configured tokens meaningless: leave it false to require them");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid configuration: " + String.join("; ", problems));
         }

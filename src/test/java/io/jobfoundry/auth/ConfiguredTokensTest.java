@@ -201,4 +201,20 @@ class ConfiguredTokensTest {
         }
         assertTrue(new ConfiguredTokens(new Config(Map.of(), false, false)).protectedMode());
     }
+
+    /**
+     * Open beside tokens (a setting left over next to a Secret of tokens) would serve a caller
+     * without a token with every role, so the tokens would bind only those who send one: no start.
+     */
+    @Test
+    void openWithTokensConfiguredStopsTheStart() {
+        Map<String, AuthConfig.Token> tokens = Map.of("mail-viewer",
+                new Token(hash("s3cret-view"), List.of("viewer"), Optional.of("mail.*"), Optional.empty()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ConfiguredTokens(new Config(tokens, true, false)));
+        assertTrue(e.getMessage().contains("jobfoundry.auth.open=true"), e.getMessage());
+        assertTrue(e.getMessage().contains("leave it false"), e.getMessage());
+        assertFalse(e.getMessage().contains("s3cret"), e.getMessage());
+        assertFalse(new ConfiguredTokens(new Config(tokens, false, false)).open());
+    }
 }
