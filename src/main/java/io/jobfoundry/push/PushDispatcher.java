@@ -119,12 +119,12 @@ public final class PushDispatcher {
             refused.remove(type);
             PushLane lane = lanes.get(type);
             if (lane == null) {
-                LOG.infof("push: type %s pushes to %s", type, settings.push().url());
+                LOG.infof("push: type %s pushes to %s", type, settings.push().loggedUrl());
                 lane = new PushLane(push, type, settings);
                 lanes.put(type, lane);
                 lane.pump();
             } else if (lane.update(settings)) {
-                LOG.infof("push: type %s pushes to %s", type, settings.push().url());
+                LOG.infof("push: type %s pushes to %s", type, settings.push().loggedUrl());
             }
         });
     }

@@ -36,6 +36,15 @@ public record PushTarget(String url, Duration timeout, int concurrency) {
         }
     }
 
+    /**
+     * The url as logs show it: without its query, where an endpoint's key often travels
+     * ({@code ?code=} of a serverless function), so that a log shipped elsewhere does not carry it.
+     */
+    public String loggedUrl() {
+        int query = url.indexOf('?');
+        return query < 0 ? url : url.substring(0, query) + "?…";
+    }
+
     private static void checkUrl(String url) {
         URI uri;
         try {

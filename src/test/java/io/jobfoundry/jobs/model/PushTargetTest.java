@@ -20,4 +20,13 @@ class PushTargetTest {
                 .getPort());
         new PushTarget("https://example.org/hooks", Duration.ofSeconds(5), 1); // no port: the scheme's
     }
+
+    /** A serverless endpoint's key often rides in the query: logs, shipped elsewhere, leave it out. */
+    @Test
+    void theLoggedUrlLeavesTheQueryOut() {
+        assertEquals("https://fn.example.net/api/send?…",
+                new PushTarget("https://fn.example.net/api/send?code=s3cret&x=1", Duration.ofSeconds(5), 1).loggedUrl());
+        assertEquals("https://fn.example.net/api/send",
+                new PushTarget("https://fn.example.net/api/send", Duration.ofSeconds(5), 1).loggedUrl());
+    }
 }
