@@ -10,8 +10,12 @@ import io.jobfoundry.jobs.background.ActivityMonitor;
 import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.metrics.JobGauges;
 import io.quarkus.test.junit.QuarkusTest;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -78,6 +82,33 @@ class MetricsTest {
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         assertFalse(metrics.contains(type), "a series of a raw path: "
                 + metrics.lines().filter(line -> line.contains(type)).findFirst().orElse(""));
+    }
+
+    /**
+     * An error of a path without parameters is counted under that path, as its successes are: an
+     * alert on the 4xx or 5xx of {@code /v1/jobs} or {@code /v1/accept} must see them.
+     */
+    @Test
+    void errorsOfTheFixedPathsAreCountedUnderThem() throws Exception {
+        json("{\"jobs\":[{\"id\":\"no-type\"}]}").post("/v1/jobs").then().statusCode(400);
+        given().delete("/v1/accept").then().statusCode(405);
+        json("{\"jobs\":[]}").post("/v1/finish").then().statusCode(400);
+        String metrics = scrape();
+        assertTrue(value(metrics, "http_server_requests_seconds_count", "status=\"400\"", "uri=\"/v1/jobs\"",
+                "method=\"POST\"") >= 1);
+        assertTrue(value(metrics, "http_server_requests_seconds_count", "status=\"405\"", "uri=\"/v1/accept\"") >= 1);
+        assertTrue(value(metrics, "http_server_requests_seconds_count", "status=\"400\"", "uri=\"/v1/finish\"") >= 1);
+
+        // Every fixed path of the API is named, and only those: the set is bounded by the document.
+        JsonNode paths = new ObjectMapper().readTree(given().queryParam("format", "json").get("/q/openapi").then()
+                .statusCode(200).extract().asString()).get("paths");
+        Set<String> fixed = new TreeSet<>();
+        paths.fieldNames().forEachRemaining(path -> {
+            if (path.startsWith("/v1/") && !path.contains("{")) {
+                fixed.add(path);
+            }
+        });
+        assertEquals(fixed, new TreeSet<>(FixedPathMetrics.PATHS));
     }
 
     @Test
