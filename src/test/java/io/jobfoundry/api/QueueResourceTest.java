@@ -211,6 +211,9 @@ class QueueResourceTest {
         refused.forEach((body, field) -> bulk(body).then().statusCode(400).contentType(PROBLEM)
                 .body("field", equalTo(field)));
         bulk("{\"action\":\"remove\"," + filter).then().statusCode(400).contentType(PROBLEM);
+        bulk("{\"action\":\"remove\",\"filter\":{\"type\":\"" + type + "\",\"group\":\"\\u0001\"}}").then()
+                .statusCode(400).contentType(PROBLEM).body("field", equalTo("filter.group"))
+                .body("detail", equalTo("filter.group is at most 256 characters without control characters"));
         Api.get(type, "a").statusCode(200).body("state", equalTo("pending"));
     }
 }

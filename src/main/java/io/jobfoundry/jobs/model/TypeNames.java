@@ -63,7 +63,7 @@ public final class TypeNames {
     public static void checkGroup(String group) {
         if (group == null || !isText(group, MAX_GROUP_LENGTH)) {
             throw new InvalidJobRequestException("group",
-                    "a group is at most " + MAX_GROUP_LENGTH + " characters without control characters");
+                    "group is at most " + MAX_GROUP_LENGTH + " characters without control characters");
         }
     }
 
