@@ -30,6 +30,26 @@ test('a type page shows its settings, counts and failed jobs with their last err
   await ui.close();
 });
 
+test('a type page finds failed jobs past the first stretch of the listing', async () => {
+  const type = uniqueType('failed-late');
+  await ok('PUT', `/v1/types/${type}`, { maxAttempts: 1 });
+  // More jobs before it in id order than one page of the listing looks at, none of them due.
+  for (let batch = 0; batch < 6; batch += 1) {
+    await ok('POST', '/v1/jobs', { jobs: Array.from({ length: 1000 }, (_, i) => ({
+      type, id: `a-${String(batch * 1000 + i).padStart(5, '0')}`, scheduledAt: '2099-01-01T00:00:00Z' })) });
+  }
+  await ok('PUT', `${jobPath(type, 'z-late')}`, {});
+  await runOne(type, 'failed', 'quota exceeded in eu-west');
+
+  const ui = await openPage(browser);
+  await ui.goto(`#/type/${type}`);
+  await ui.page.locator('#failures').waitFor();
+  assert.match(await ui.page.locator('#failures tbody').textContent(), /quota exceeded in eu-west/);
+  assert.equal(await ui.page.locator('#failures tr[data-job="z-late"]').count(), 1);
+  ui.check();
+  await ui.close();
+});
+
 test('a type page lists the fairness groups with their counts', async (t) => {
   const type = uniqueType('groups');
   if (!(await served('GET', `/v1/types/${type}/groups`))) {
