@@ -30,6 +30,7 @@ import io.jobfoundry.jobs.records.Dependencies;
 import io.jobfoundry.jobs.waits.JobWaits;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -126,9 +127,25 @@ public final class ScopedJobs {
     public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
         checkNamed(filter);
         BulkResult result = engine.bulk(action, filter, scope::permits, limit);
-        AUDIT.infof("%s ran bulk %s on type %s: %d matched, %d changed", caller, action.wireName(),
-                filter.types() == null ? "*" : filter.types(), result.matched(), result.changed());
+        AUDIT.infof("%s ran bulk %s on %s: %d matched, %d changed", caller, action.wireName(), described(filter),
+                result.matched(), result.changed());
         return result;
+    }
+
+    /** {@code type email* (state finished, result failed, group "tenant-a")}: what an operator filtered on. */
+    private static String described(JobFilter filter) {
+        List<String> also = new ArrayList<>(3);
+        if (filter.state() != null) {
+            also.add("state " + filter.state().wireName());
+        }
+        if (filter.result() != null) {
+            also.add("result " + filter.result().wireName());
+        }
+        if (filter.group() != null) {
+            also.add("group \"" + filter.group() + "\""); // no control characters (JobFilter): one line
+        }
+        return "type " + (filter.types() == null ? "*" : filter.types())
+                + (also.isEmpty() ? "" : " (" + String.join(", ", also) + ")");
     }
 
     private void checkNamed(JobFilter filter) {

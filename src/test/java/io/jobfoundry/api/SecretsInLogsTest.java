@@ -1,6 +1,7 @@
 package io.jobfoundry.api;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,6 +33,10 @@ class SecretsInLogsTest {
         given().auth().oauth2(TokensProfile.PRODUCER).delete("/v1/jobs/{type}/{id}", type, "gone").then().statusCode(204);
         given().auth().oauth2(TokensProfile.ADMIN).post("/v1/types/{type}/pause", type).then().statusCode(200);
         given().auth().oauth2(TokensProfile.VIEWER).delete("/v1/jobs/{type}/{id}", type, "x").then().statusCode(403);
+        given().auth().oauth2(TokensProfile.ADMIN).contentType(ContentType.JSON)
+                .body("{\"action\":\"cancel\",\"filter\":{\"type\":\"" + type + "\",\"state\":\"pending\","
+                        + "\"group\":\"tenant-a\"}}")
+                .post("/v1/bulk").then().statusCode(200);
 
         String log = Files.readString(Path.of(TokensProfile.LOG_FILE));
         assertTrue(log.contains("token(s) configured"), "the log file holds the start: " + log.length() + " chars");
@@ -43,5 +48,11 @@ class SecretsInLogsTest {
         assertFalse(log.contains(refused), "a refused token is in the log");
         assertTrue(log.contains("ci-producer removed job " + type + "/gone"), "the removal's audit line");
         assertTrue(log.contains("ci-admin paused type " + type), "the pause's audit line");
+        // The file's lines are JSON, where the group's quotes are escaped.
+        assertTrue(log.lines().anyMatch(line -> line.contains("ci-admin ran bulk cancel on type " + type + " (state pending,"
+                + " group ") && line.contains("tenant-a") && line.contains("): 0 matched, 0 changed")),
+                "the bulk action's audit line, with what it filtered on");
+        assertEquals(1, log.lines().filter(line -> line.contains("bulk cancel") && line.contains(type)).count(),
+                "one line per bulk action");
     }
 }
