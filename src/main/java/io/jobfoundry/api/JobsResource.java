@@ -180,9 +180,11 @@ public class JobsResource {
 
     /** {@code group=} (empty) lists the default group; leaving {@code group} out lists every group. */
     @Operation(operationId = "listJobs", summary = "List the jobs of a type",
-            description = "In id order, one page at a time: pass the next of a page as cursor until it is null. "
-                    + "A filtered page may hold fewer than limit jobs, even none, while next is not null.")
+            description = "In id order, or with order=recent its finished jobs, the latest finished first; one page "
+                    + "at a time: pass the next of a page as cursor until it is null. A filtered page may hold fewer "
+                    + "than limit jobs, even none, while next is not null.")
     @Tag(name = "Jobs")
+    @Parameter(name = "order", in = ParameterIn.QUERY, ref = "ListOrder")
     @Parameter(name = "state", in = ParameterIn.QUERY, ref = "ListState")
     @Parameter(name = "result", in = ParameterIn.QUERY, ref = "ListResult")
     @Parameter(name = "group", in = ParameterIn.QUERY, ref = "ListGroup")
@@ -197,9 +199,21 @@ public class JobsResource {
     @GET
     public JobListDto list(@PathParam("type") String type, @QueryParam("state") String state,
             @QueryParam("result") String result, @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
-            @Context UriInfo uri) {
+            @QueryParam("order") String order, @Context UriInfo uri) {
         ListQuery query = ListQuery.of(state, result, limit, uri, config);
-        return JobListDto.of(jobs.jobs().list(type, query.state(), query.result(), query.group(), query.limit(), cursor));
+        if (order == null || order.equals("id")) {
+            return JobListDto.of(jobs.jobs().list(type, query.state(), query.result(), query.group(), query.limit(),
+                    cursor));
+        }
+        if (!order.equals("recent")) {
+            throw new InvalidInputException("order", "order is \"id\" (the default) or \"recent\" (finished jobs, the "
+                    + "latest finished first), not " + Problems.printable(order));
+        }
+        if (query.state() != null && query.state() != JobState.FINISHED) {
+            throw new InvalidInputException("state", "order=recent lists finished jobs: leave state out or make it "
+                    + "finished");
+        }
+        return JobListDto.of(jobs.jobs().listRecent(type, query.result(), query.group(), query.limit(), cursor));
     }
 
     @Operation(operationId = "patchJob", summary = "Change a job's members",

@@ -30,6 +30,7 @@ import io.jobfoundry.jobs.records.Adds;
 import io.jobfoundry.jobs.records.Edits;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.jobs.records.Listing;
+import io.jobfoundry.jobs.records.RecentListing;
 import io.jobfoundry.jobs.records.Processing;
 import io.jobfoundry.jobs.records.Runs;
 import io.jobfoundry.jobs.records.Times;
@@ -189,22 +190,28 @@ public final class JobEngine {
     }
 
     /**
-     * Jobs of a type in id order, optionally of one state and group. A page may hold fewer than
-     * {@code limit} jobs while {@code next} is not null: filters scan at most a bounded number of
-     * jobs per call.
+     * Jobs of a type in id order, optionally of one state, result (finished jobs only) and group. A
+     * page may hold fewer than {@code limit} jobs while {@code next} is not null: filters scan at most
+     * a bounded number of jobs per call.
      */
-    public JobPage list(String type, JobState state, String group, int limit, String cursor) {
-        return list(type, state, null, group, limit, cursor);
+    public JobPage list(String type, JobState state, JobResult result, String group, int limit, String cursor) {
+        checkPage(type, limit);
+        String after = cursor == null ? null : Listing.decodeCursor(cursor);
+        return runner.run(tx -> Listing.page(tx, type, state, result, group, limit, after));
     }
 
-    /** {@link #list(String, JobState, String, int, String)}, also of one {@code result} (finished jobs only) if not null. */
-    public JobPage list(String type, JobState state, JobResult result, String group, int limit, String cursor) {
+    /** A type's finished jobs, the latest finished first ({@link RecentListing}); otherwise as {@link #list}. */
+    public JobPage listRecent(String type, JobResult result, String group, int limit, String cursor) {
+        checkPage(type, limit);
+        RecentListing.Position after = cursor == null ? null : RecentListing.decodeCursor(cursor);
+        return runner.run(tx -> RecentListing.page(tx, type, result, group, limit, after));
+    }
+
+    private static void checkPage(String type, int limit) {
         TypeNames.checkType(type);
         if (limit < 1 || limit > 1000) {
             throw new InvalidJobRequestException("limit", "limit must be within 1..1000");
         }
-        String after = cursor == null ? null : Listing.decodeCursor(cursor);
-        return runner.run(tx -> Listing.page(tx, type, state, result, group, limit, after));
     }
 
     /** {@link #listAll(JobFilter, Predicate, int, String)} over every type the filter covers. */

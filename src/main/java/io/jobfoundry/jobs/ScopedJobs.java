@@ -114,6 +114,12 @@ public final class ScopedJobs {
         return shown(engine.list(type, state, result, group, limit, cursor));
     }
 
+    /** The type's finished jobs, the latest first ({@link JobEngine#listRecent}), if this caller may see the type. */
+    public JobPage listRecent(String type, JobResult result, String group, int limit, String cursor) {
+        scope.check(type);
+        return shown(engine.listRecent(type, result, group, limit, cursor));
+    }
+
     /**
      * Jobs across the types {@code filter} covers that this caller may see: a type glob is
      * narrowed to the scope, an exact type outside it is refused.

@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +58,48 @@ class QueueResourceTest {
 
     private static Response bulk(String body) {
         return json(body).post("/v1/bulk");
+    }
+
+    @Inject
+    TestClock clock;
+
+    /**
+     * {@code order=recent}: the failures of the last hour first, where id order would show the
+     * oldest jobs; paged by its own cursor; only finished jobs, only one type's listing.
+     */
+    @Test
+    void aTypesFinishedJobsAreListedLatestFirst() {
+        String type = Api.type("recent");
+        for (String id : List.of("c", "b", "a")) { // finished in the opposite order of their ids
+            clock.advance(Duration.ofSeconds(1));
+            addFailed(type, id);
+        }
+        add(type, "waiting", "{}");
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        do {
+            Response page = given().queryParam("order", "recent").queryParam("result", "failed").queryParam("limit", 2)
+                    .queryParam("cursor", cursor == null ? List.of() : List.of(cursor)).get("/v1/jobs/{type}", type);
+            page.then().statusCode(200).contentType("application/json");
+            List<Map<String, Object>> jobs = page.path("jobs");
+            jobs.forEach(job -> seen.add((String) job.get("id")));
+            cursor = page.path("next");
+        } while (cursor != null);
+        assertEquals(List.of("a", "b", "c"), seen);
+        given().queryParam("order", "recent").queryParam("state", "finished").get("/v1/jobs/{type}", type).then()
+                .statusCode(200).body("jobs.id", equalTo(List.of("a", "b", "c")));
+        given().queryParam("order", "id").get("/v1/jobs/{type}", type).then()
+                .statusCode(200).body("jobs.id", equalTo(List.of("a", "b", "c", "waiting")));
+
+        given().queryParam("order", "recent").queryParam("state", "pending").get("/v1/jobs/{type}", type).then()
+                .statusCode(400).contentType(PROBLEM).body("field", equalTo("state"));
+        given().queryParam("order", "newest").get("/v1/jobs/{type}", type).then()
+                .statusCode(400).contentType(PROBLEM).body("field", equalTo("order"));
+        String byId = given().queryParam("limit", 1).get("/v1/jobs/{type}", type).then().extract().path("next");
+        given().queryParam("order", "recent").queryParam("cursor", byId).get("/v1/jobs/{type}", type).then()
+                .statusCode(400).contentType(PROBLEM).body("field", equalTo("cursor"));
+        given().queryParam("order", "recent").queryParam("type", type).get("/v1/jobs").then()
+                .statusCode(400).contentType(PROBLEM).body("field", equalTo("order"));
     }
 
     @Test

@@ -64,6 +64,8 @@ class TypeScopeTest {
     @Test
     void listingsCountsAndTypesShowOnlyItsTypes() {
         forbidden(confined().get("/v1/jobs/{type}", billing).then());
+        forbidden(confined().queryParam("order", "recent").get("/v1/jobs/{type}", billing).then());
+        confined().queryParam("order", "recent").get("/v1/jobs/{type}", email).then().statusCode(200);
         forbidden(confined().get("/v1/types/{type}", billing).then());
         confined().get("/v1/types").then().statusCode(200)
                 .body("types.type", hasItem(email)).body("types.type", not(hasItem(billing)));

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class EmbeddedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
         WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
-        ListAndBulkContract, DependencyContract,
+        ListAndBulkContract, RecentListingContract, DependencyContract,
         FlowLimitContract, CallKeyContract {
 
     @TempDir

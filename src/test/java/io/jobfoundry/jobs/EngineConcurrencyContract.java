@@ -135,7 +135,7 @@ public abstract class EngineConcurrencyContract {
 
             JobEngine engine = replicas.engine(0);
 
-            for (Job job : engine.list(TYPE, null, null, 1000, null).jobs()) {
+            for (Job job : engine.list(TYPE, null, null, null, 1000, null).jobs()) {
                 int valid = 0;
                 for (String lease : leasesByJob.getOrDefault(job.id(), List.of())) {
                     try {
@@ -150,7 +150,7 @@ public abstract class EngineConcurrencyContract {
             // Tally after the heartbeats above: they end jobs whose cancel was pending.
             Map<JobState, Integer> byState = new HashMap<>();
             Map<JobResult, Integer> byResult = new HashMap<>();
-            for (Job job : engine.list(TYPE, null, null, 1000, null).jobs()) {
+            for (Job job : engine.list(TYPE, null, null, null, 1000, null).jobs()) {
                 byState.merge(job.state(), 1, Integer::sum);
                 if (job.result() != null) {
                     byResult.merge(job.result(), 1, Integer::sum);
@@ -162,7 +162,7 @@ public abstract class EngineConcurrencyContract {
             assertEquals(byResult.getOrDefault(JobResult.SUCCEEDED, 0).longValue(), counts.succeeded(), "succeeded count");
             assertEquals(byResult.getOrDefault(JobResult.FAILED, 0).longValue(), counts.failed(), "failed count");
             assertEquals(byResult.getOrDefault(JobResult.CANCELLED, 0).longValue(), counts.cancelled(), "cancelled count");
-            long due = engine.list(TYPE, JobState.PENDING, null, 1000, null).jobs().stream()
+            long due = engine.list(TYPE, JobState.PENDING, null, null, 1000, null).jobs().stream()
                     .filter(j -> !j.scheduledAt().isAfter(Clock.systemUTC().instant())).count();
             assertTrue(counts.due() <= counts.pending() && counts.due() >= 0, "due within pending");
             assertTrue(due >= counts.due(), "every ready job is due");

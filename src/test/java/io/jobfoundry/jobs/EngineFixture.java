@@ -24,7 +24,8 @@ import java.util.List;
  * each backend's test extends that and implements every area:
  * {@link AddAndRemoveContract}, {@link AcceptAndLeaseContract}, {@link RetryAndRepeatContract},
  * {@link WaitAndHandOffContract}, {@link TypeAndCountContract}, {@link BatchContract},
- * {@link OperatingContract}, {@link ListAndBulkContract}, {@link DependencyContract} and {@link FlowLimitContract}.
+ * {@link OperatingContract}, {@link ListAndBulkContract}, {@link RecentListingContract}, {@link DependencyContract},
+ * {@link FlowLimitContract} and {@link CallKeyContract}.
  */
 public interface EngineFixture {
 

@@ -125,7 +125,7 @@ public interface ListAndBulkContract extends EngineFixture {
     @Test
     default void aCursorTheServiceDidNotHandOutAndABadGlobAreRefused() {
         addJobs("email", 3);
-        String perType = engine().list("email", null, null, 1, null).next();
+        String perType = engine().list("email", null, null, null, 1, null).next();
         assertNotNull(perType);
         for (String cursor : new String[] {"!!", "", "AA", perType, "AmVtYWlsAA="}) {
             InvalidJobRequestException refused = assertThrows(InvalidJobRequestException.class,

@@ -211,7 +211,7 @@ public interface OperatingContract extends EngineFixture {
         assertTrue(engine().context().runner().committed() - before >= 3,
                 "450 jobs take at least three transactions of at most 200");
         assertEquals(Counts.NONE, engine().type("bulk").orElseThrow().counts());
-        assertTrue(engine().list("bulk", null, null, 10, null).jobs().isEmpty());
+        assertTrue(engine().list("bulk", null, null, null, 10, null).jobs().isEmpty());
     }
 
     // ---- queue latency ---------------------------------------------------------------------------

@@ -73,14 +73,14 @@ public interface TypeAndCountContract extends EngineFixture {
         List<String> seen = new ArrayList<>();
         String cursor = null;
         do {
-            JobPage page = engine().list("email", null, null, 3, cursor);
+            JobPage page = engine().list("email", null, null, null, 3, cursor);
             page.jobs().forEach(j -> seen.add(j.id()));
             cursor = page.next();
         } while (cursor != null);
         assertEquals(List.of("job-0", "job-1", "job-2", "job-3", "job-4", "job-5", "job-6"), seen);
-        assertEquals(4, engine().list("email", null, "even", 100, null).jobs().size());
-        assertEquals(1, engine().list("email", JobState.RUNNING, null, 100, null).jobs().size());
-        assertThrows(InvalidJobRequestException.class, () -> engine().list("email", null, null, 3, "!!"));
+        assertEquals(4, engine().list("email", null, null, "even", 100, null).jobs().size());
+        assertEquals(1, engine().list("email", JobState.RUNNING, null, null, 100, null).jobs().size());
+        assertThrows(InvalidJobRequestException.class, () -> engine().list("email", null, null, null, 3, "!!"));
     }
 
     @Test
@@ -90,7 +90,7 @@ public interface TypeAndCountContract extends EngineFixture {
             created.add(engine().create("email", JobChanges.NONE).job().id());
             clock().advance(Duration.ofMillis(1));
         }
-        List<String> listed = engine().list("email", null, null, 100, null).jobs().stream().map(Job::id).toList();
+        List<String> listed = engine().list("email", null, null, null, 100, null).jobs().stream().map(Job::id).toList();
         assertEquals(created, listed);
     }
 

@@ -261,6 +261,10 @@ public final class JobKeys {
         return TupleWriter.of("f").add(type).add(Counter.of(result).key).rangeBegin();
     }
 
+    public static byte[] finishedEnd(String type, JobResult result) {
+        return TupleWriter.of("f").add(type).add(Counter.of(result).key).rangeEnd();
+    }
+
     /** The end of the jobs that finished with {@code result} before {@code at}. */
     public static byte[] finishedBefore(String type, JobResult result, long at) {
         return TupleWriter.of("f").add(type).add(Counter.of(result).key).add(at).pack();

@@ -9,6 +9,7 @@ import io.jobfoundry.jobs.DependencyContract;
 import io.jobfoundry.jobs.FlowLimitContract;
 import io.jobfoundry.jobs.EngineHarness;
 import io.jobfoundry.jobs.ListAndBulkContract;
+import io.jobfoundry.jobs.RecentListingContract;
 import io.jobfoundry.jobs.OperatingContract;
 import io.jobfoundry.jobs.RetryAndRepeatContract;
 import io.jobfoundry.jobs.TypeAndCountContract;
@@ -24,7 +25,7 @@ import java.util.UUID;
 @EnabledIfFdbReachable
 class FdbJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
         WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
-        ListAndBulkContract, DependencyContract,
+        ListAndBulkContract, RecentListingContract, DependencyContract,
         FlowLimitContract, CallKeyContract {
 
     @Override

@@ -1,0 +1,150 @@
+package io.jobfoundry.jobs.records;
+
+import io.jobfoundry.jobs.model.InvalidJobRequestException;
+import io.jobfoundry.jobs.model.Job;
+import io.jobfoundry.jobs.model.JobPage;
+import io.jobfoundry.jobs.model.JobResult;
+import io.jobfoundry.jobs.model.JobState;
+import io.jobfoundry.jobs.model.TypeNames;
+import io.jobfoundry.kv.KeyValue;
+import io.jobfoundry.kv.KvReads;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * A type's finished jobs, the most recently finished first: what an operator looks for after an
+ * incident ("today's failures"), which the listing in id order finds only by paging through every
+ * job. Read from the index retention reads ({@code ("f", type, result, finishedAt, id)}), backwards,
+ * one range per result merged by finish time; a group filter reads the records it keeps, within the
+ * same bounded scan as the listing in id order.
+ */
+public final class RecentListing {
+
+    private static final JobResult[] EVERY_RESULT = JobResult.values();
+
+    private RecentListing() {
+    }
+
+    /** Where a page stopped: the finish time and id of the last job it looked at. */
+    public record Position(long finishedAt, String id) {
+    }
+
+    /**
+     * Finished jobs of {@code type}, of {@code result} if not null, of {@code group} if not null,
+     * most recently finished first (ties: the greater id first), after {@code after} (a decoded
+     * cursor; from the latest if null). As with the listing in id order, a page looks at a bounded
+     * number of jobs, so a page filtered by group may hold fewer than {@code limit} while {@code next}
+     * is not null.
+     */
+    public static JobPage page(KvReads tx, String type, JobResult result, String group, int limit, Position after) {
+        JobResult[] results = result == null ? EVERY_RESULT : new JobResult[] {result};
+        List<Backwards> ranges = new ArrayList<>(results.length);
+        for (JobResult r : results) {
+            ranges.add(new Backwards(tx, type, r, after, Math.min(limit + 1, 500)));
+        }
+        List<Job> jobs = new ArrayList<>();
+        Position last = after;
+        int scanned = 0;
+        while (jobs.size() < limit && scanned < Listing.SCAN_LIMIT) {
+            Backwards latest = null;
+            for (Backwards range : ranges) {
+                JobKeys.FinishedKey head = range.head();
+                if (head != null && (latest == null || later(head, latest.head()))) {
+                    latest = range;
+                }
+            }
+            if (latest == null) {
+                return new JobPage(jobs, null);
+            }
+            JobKeys.FinishedKey key = latest.take();
+            scanned++;
+            last = new Position(key.at(), key.id());
+            // The index and the records change in the same transactions: a key names a finished job.
+            byte[] value = tx.get(JobKeys.job(type, key.id()));
+            JobRecord r = value == null ? null : JobRecord.decode(type, key.id(), value);
+            if (r != null && r.state() == JobState.FINISHED && (group == null || group.equals(r.group))) {
+                jobs.add(r.view());
+            }
+        }
+        boolean more = false;
+        for (Backwards range : ranges) {
+            more |= range.head() != null;
+        }
+        return new JobPage(jobs, more ? encodeCursor(last) : null);
+    }
+
+    private static boolean later(JobKeys.FinishedKey a, JobKeys.FinishedKey b) {
+        return a.at() != b.at() ? a.at() > b.at() : a.id().compareTo(b.id()) > 0;
+    }
+
+    /** One result's index keys before a position, read backwards in chunks as they are taken. */
+    private static final class Backwards {
+        private final KvReads tx;
+        private final byte[] begin;
+        private byte[] end;
+        private final int chunkSize;
+        private List<KeyValue> chunk = List.of();
+        private int next;
+        private boolean done;
+
+        Backwards(KvReads tx, String type, JobResult result, Position after, int chunkSize) {
+            this.tx = tx;
+            this.begin = JobKeys.finishedBegin(type, result);
+            this.end = after == null ? JobKeys.finishedEnd(type, result)
+                    : JobKeys.finished(type, result, after.finishedAt(), after.id());
+            this.chunkSize = chunkSize;
+        }
+
+        JobKeys.FinishedKey head() {
+            if (next == chunk.size()) {
+                if (done) {
+                    return null;
+                }
+                chunk = tx.getRange(begin, end, chunkSize, true);
+                next = 0;
+                done = chunk.size() < chunkSize;
+                if (chunk.isEmpty()) {
+                    return null;
+                }
+                end = chunk.get(chunk.size() - 1).key(); // the next chunk ends before the last key read
+            }
+            return JobKeys.finishedKey(chunk.get(next).key());
+        }
+
+        JobKeys.FinishedKey take() {
+            JobKeys.FinishedKey key = head();
+            next++;
+            return key;
+        }
+    }
+
+    /**
+     * A cursor of this order: the position's finish time and id, joined by {@code /}, which no id
+     * holds, so a cursor of the listing in id order is never taken for one of this order.
+     */
+    private static String encodeCursor(Position position) {
+        return Base64.getUrlEncoder().withoutPadding()
+                .encodeToString((position.finishedAt() + "/" + position.id()).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The position a cursor of {@link #page} stands for; any other cursor is {@code 400}. */
+    public static Position decodeCursor(String cursor) {
+        try {
+            String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+            int slash = text.indexOf('/');
+            if (slash < 1) {
+                throw new IllegalArgumentException("no finish time");
+            }
+            Position position = new Position(Long.parseLong(text, 0, slash, 10), text.substring(slash + 1));
+            TypeNames.checkId(position.id());
+            if (position.finishedAt() < 0 || !encodeCursor(position).equals(cursor)) {
+                throw new IllegalArgumentException("not canonical");
+            }
+            return position;
+        } catch (IllegalArgumentException | InvalidJobRequestException e) {
+            throw new InvalidJobRequestException("cursor", "cursor is not one this service handed out for order=recent");
+        }
+    }
+}
