@@ -9,8 +9,6 @@ import * as session from '../session.js';
 /** Members shown elsewhere on the page; every other member of the type object is a setting. */
 const NOT_SETTINGS = new Set(['type', 'counts', 'paused', 'oldestDueAt']);
 const FAILURES_SHOWN = 20;
-// Pages of the listing read for them: each looks at a bounded stretch of the type's jobs.
-const FAILURE_PAGES = 5;
 
 function header(type, refresh, outcome) {
   const name = type.type;
@@ -107,42 +105,20 @@ function groups(name, perGroup, signal) {
   return section;
 }
 
-/**
- * The first failed jobs of the listing (id order, i.e. creation order), latest failure first. A
- * filtered page of the listing looks at a bounded stretch of the type's jobs, so it may hold none
- * while failures lie further on: up to FAILURE_PAGES pages are read, and where none was found the
- * type's count says whether there are any.
- */
-async function failures(name, failedCount, signal) {
-  const section = h('section', { id: 'failures' }, h('h2', null, 'Failed jobs'));
+/** The type's latest failures: its failed jobs, the latest finished first (order=recent). */
+async function failures(name, signal) {
+  const section = h('section', { id: 'failures' }, h('h2', null, 'Latest failed jobs'));
   try {
-    const jobs = [];
-    let next = null;
-    let pages = 0;
-    do {
-      const query = { state: 'finished', result: 'failed', limit: FAILURES_SHOWN - jobs.length };
-      if (next) query.cursor = next;
-      const page = await get(`v1/jobs/${segment(name)}`, query, signal);
-      jobs.push(...page.jobs);
-      next = page.next;
-      pages += 1;
-    } while (next && jobs.length < FAILURES_SHOWN && pages < FAILURE_PAGES);
-    jobs.sort((a, b) => (b.finishedAt ?? '').localeCompare(a.finishedAt ?? ''));
-    if (jobs.length > 0) {
-      section.append(table(['Job', 'Finished', 'Attempts', 'Last error'], jobs.map((job) => h('tr', { 'data-job': job.id },
+    const page = await get(`v1/jobs/${segment(name)}`, { order: 'recent', result: 'failed', limit: FAILURES_SHOWN }, signal);
+    section.append(page.jobs.length === 0 ? h('p', { class: 'muted' }, 'No failed jobs.')
+      : table(['Job', 'Finished', 'Attempts', 'Last error'], page.jobs.map((job) => h('tr', { 'data-job': job.id },
         h('td', null, h('a', { href: `#/job/${segment(job.type)}/${segment(job.id)}` }, job.id)),
         h('td', { title: job.finishedAt ?? '' }, format.relative(job.finishedAt)),
         h('td', { class: 'num' }, format.count(job.attempt)),
         h('td', null, h('span', { class: 'error-text' }, job.lastError ?? '—'))))));
-    } else if (next || failedCount > 0) {
-      section.append(h('p', { class: 'muted', 'data-failures-further': 'true' },
-        `${format.count(failedCount)} failed, none among the type's first jobs (the listing is in id order).`));
-    } else {
-      section.append(h('p', { class: 'muted' }, 'No failed jobs.'));
-    }
-    if (next) {
-      section.append(h('p', null, h('a', { href: route('/jobs', { type: name, state: 'finished', result: 'failed', cursor: next }) },
-        jobs.length > 0 ? 'More failed jobs' : 'Look further')));
+    if (page.next) {
+      section.append(h('p', null, h('a', { href: route('/jobs', { type: name, state: 'finished', result: 'failed' }) },
+        'All failed jobs')));
     }
   } catch (error) {
     if (!signal.aborted) section.append(problem(error));
@@ -166,5 +142,5 @@ export async function render(main, { params: [name], signal, outcome = h('div', 
     }
   };
   replace(main, header(type, refresh, outcome), counts(type), limitNote(type), settings(type),
-    groups(name, type.concurrency?.perGroup ?? null, signal), await failures(name, type.counts?.failed ?? 0, signal));
+    groups(name, type.concurrency?.perGroup ?? null, signal), await failures(name, signal));
 }
