@@ -44,6 +44,17 @@ class Operations:
         body = self._t.send("GET", path).or_raise().body
         return JobPage([Job.from_json(n) for n in body["jobs"]], body.get("next"))
 
+    def recently_finished(self, type_: str, *, result: Optional[str] = None, limit: Optional[int] = None,
+                          cursor: Optional[str] = None) -> JobPage:
+        """One page of a type's finished jobs, the latest finished first (``GET /v1/jobs/{type}?order=recent``):
+        where the latest failures are, e.g. ``recently_finished("email", result="failed", limit=20)``. ``type_`` is
+        a name (not a glob); ``result`` succeeded, failed or cancelled, None for every result; ``cursor`` the
+        previous page's ``next`` of this order."""
+        path = _query(f"/v1/jobs/{_seg(type_)}", {"order": "recent", "result": result, "limit": limit,
+                                                  "cursor": cursor})
+        body = self._t.send("GET", path).or_raise().body
+        return JobPage([Job.from_json(n) for n in body["jobs"]], body.get("next"))
+
     def all_jobs(self, type_: Optional[str] = None, *, state: Optional[str] = None, result: Optional[str] = None,
                  group: Optional[str] = None, page_size: int = DEFAULT_PAGE) -> Iterator[Job]:
         """Every job the filter matches (as :meth:`jobs`), fetched ``page_size`` (1–1000) at a time as the iterator

@@ -85,6 +85,29 @@ class OperationsTest(unittest.TestCase):
             self.ops.jobs(t, state="sleeping")
         self.assertEqual(400, bad.exception.status)
 
+    def test_recently_finished_jobs_come_latest_first(self):
+        c, t = self.client, new_type("py-ops")
+        failed_in_order = []
+        # One at a time, so each finishes after the one before (ids in the same order: a tie within a
+        # millisecond lists the greater id first, which is then the later one too).
+        for id_ in ("a", "b", "c"):
+            c.put(t, id_, max_attempts=1)
+            leased = c.accept([t], 1, 5)[0]
+            c.finish(Finish.failed(leased, "broken " + id_))
+            failed_in_order.insert(0, leased.id)
+        c.put(t, "pending")
+
+        first = self.ops.recently_finished(t, result="failed", limit=2)
+        self.assertIsNotNone(first.next)
+        rest = self.ops.recently_finished(t, result="failed", limit=2, cursor=first.next)
+        self.assertIsNone(rest.next)
+        self.assertEqual(failed_in_order, [j.id for j in first.jobs + rest.jobs])
+        self.assertEqual([], self.ops.recently_finished(t, result="succeeded").jobs)
+        self.assertEqual(3, len(self.ops.recently_finished(t).jobs), "a pending job is not finished")
+        with self.assertRaises(ProblemError) as bad:
+            self.ops.recently_finished(t, cursor="bm90LWEtY3Vyc29y")
+        self.assertEqual(400, bad.exception.status)
+
     def test_a_paused_type_hands_out_nothing_until_resumed(self):
         c, t = self.client, new_type("py-ops")
         self.assertTrue(self.ops.pause(t).paused)

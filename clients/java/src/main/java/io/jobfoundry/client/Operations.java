@@ -44,12 +44,32 @@ public final class Operations {
                 .add("state", filter.state() == null ? null : filter.state().wireName())
                 .add("result", filter.result() == null ? null : filter.result().wireName())
                 .add("group", filter.group()).add("limit", Integer.toString(limit)).add("cursor", cursor);
+        return page(query);
+    }
+
+    private JobPage page(Query query) {
         JsonNode page = get(query.toString());
         List<Job> jobs = new ArrayList<>();
         for (JsonNode job : page.path("jobs")) {
             jobs.add(Json.job(job));
         }
         return new JobPage(List.copyOf(jobs), Json.text(page, "next"));
+    }
+
+    /**
+     * One page of a type's finished jobs, the latest finished first ({@code GET /v1/jobs/{type}?order=recent}):
+     * where the latest failures are, e.g. {@code recentlyFinished("email", JobResult.FAILED, 20, null)}.
+     *
+     * @param type the type's name (not a glob)
+     * @param result only the jobs that finished so, or {@code null} for every result
+     * @param limit 1–1000 jobs at most
+     * @param cursor {@code null} for the first page, else the previous page's {@link JobPage#next()} of this order
+     * @return the page
+     */
+    public JobPage recentlyFinished(String type, JobResult result, int limit, String cursor) {
+        return page(new Query("/v1/jobs/" + Paths.segment(type)).add("order", "recent")
+                .add("result", result == null ? null : result.wireName()).add("limit", Integer.toString(limit))
+                .add("cursor", cursor));
     }
 
     /**

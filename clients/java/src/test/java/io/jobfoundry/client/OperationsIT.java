@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +100,32 @@ class OperationsIT {
         assertEquals(List.of(leased.job().id()), ids(JobFilter.type(type).withResult(JobResult.FAILED)));
         assertEquals(List.of(), ids(JobFilter.type(type).withResult(JobResult.SUCCEEDED)));
         assertEquals(1, operations.jobs(JobFilter.everyType(), 1, null).jobs().size(), "every type's jobs");
+    }
+
+    /** The latest failures first, whatever their ids: where an operator looks after an incident. */
+    @Test
+    void recentlyFinishedJobsComeLatestFirst() {
+        String type = LiveService.newType("operations");
+        List<String> failedInOrder = new ArrayList<>();
+        // One at a time, so each finishes after the one before (ids in the same order: a tie within a
+        // millisecond lists the greater id first, which is then the later one too).
+        for (String id : List.of("a", "b", "c")) {
+            client.put(type, id, JobSpec.empty().maxAttempts(1));
+            LeasedJob leased = client.accept(List.of(type), 1, Duration.ofSeconds(5), null).get(0);
+            client.finish(Finish.failed(leased, "broken " + id));
+            failedInOrder.add(0, leased.job().id());
+        }
+        client.put(type, "pending", JobSpec.empty());
+
+        JobPage first = operations.recentlyFinished(type, JobResult.FAILED, 2, null);
+        assertNotNull(first.next());
+        JobPage rest = operations.recentlyFinished(type, JobResult.FAILED, 2, first.next());
+        assertNull(rest.next());
+        assertEquals(failedInOrder, Stream.concat(first.jobs().stream(), rest.jobs().stream()).map(Job::id).toList());
+        assertEquals(List.of(), operations.recentlyFinished(type, JobResult.SUCCEEDED, 10, null).jobs());
+        assertEquals(3, operations.recentlyFinished(type, null, 10, null).jobs().size(), "a pending job is not finished");
+        assertEquals(400, assertThrows(ProblemException.class,
+                () -> operations.recentlyFinished(type, null, 10, "bm90LWEtY3Vyc29y")).status());
     }
 
     @Test
