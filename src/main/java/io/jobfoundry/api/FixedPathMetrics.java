@@ -16,7 +16,7 @@ import java.util.Set;
 @Singleton
 public class FixedPathMetrics implements HttpServerMetricsTagsContributor {
 
-    /** Every resource path without a parameter ({@code FixedPathMetricsTest} checks it against the OpenAPI document). */
+    /** Every resource path without a parameter ({@code MetricsTest} checks it against the OpenAPI document). */
     static final Set<String> PATHS = Set.of("/v1/jobs", "/v1/accept", "/v1/finish", "/v1/heartbeat", "/v1/bulk",
             "/v1/types", "/v1/me", "/v1/repeat/preview");
 
