@@ -6,8 +6,6 @@ import io.jobfoundry.jobs.model.HaltException;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.JobConflictException;
 import io.jobfoundry.jobs.model.JobNotFoundException;
-import io.jobfoundry.kv.RetriesExhaustedException;
-import io.jobfoundry.kv.RetryableStoreException;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.StoreLimitException;
 import io.jobfoundry.repeat.RepeatException;
@@ -170,19 +168,12 @@ public class ProblemMappers {
         // fails every request alike, and a stack each would bury the log. The stack is at DEBUG.
         LOG.warnf("store unavailable: %s%s", e.getMessage(), rootCause(e));
         LOG.debugf(e, "store unavailable");
-        return Problems.response(Problems.document(ProblemType.STORE_UNAVAILABLE, (isFull(e)
+        return Problems.response(Problems.document(ProblemType.STORE_UNAVAILABLE, (e.isOutOfRoom()
                 ? "the store is full (its disk, or jobfoundry.embedded.max-size): make room (retention, a bulk remove"
                         + " of finished jobs) or give it more; "
                 : "") + "the store did not complete the operation, which may or may not have taken effect; "
                         + "PUT, PATCH, cancel, resubmit, heartbeat and finish are safe to repeat (docs/api.md)"))
                 .header("Retry-After", "1").build();
-    }
-
-    /** The last attempt failed because the store is out of room: repeating cannot help until it has some. */
-    private static boolean isFull(StoreException e) {
-        return e instanceof RetriesExhaustedException exhausted
-                && exhausted.getCause() instanceof RetryableStoreException last
-                && last.reason() == RetryableStoreException.Reason.FULL;
     }
 
     /**

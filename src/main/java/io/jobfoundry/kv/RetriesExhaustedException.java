@@ -19,4 +19,10 @@ public class RetriesExhaustedException extends StoreException {
     public boolean isTemporary() {
         return true;
     }
+
+    /** The last attempt failed for want of room. */
+    @Override
+    public boolean isOutOfRoom() {
+        return getCause() instanceof RetryableStoreException last && last.isOutOfRoom();
+    }
 }

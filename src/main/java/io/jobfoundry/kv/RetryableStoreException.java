@@ -40,6 +40,11 @@ public class RetryableStoreException extends StoreException {
     }
 
     @Override
+    public boolean isOutOfRoom() {
+        return reason == Reason.FULL;
+    }
+
+    @Override
     public boolean isRetryable() {
         return true;
     }

@@ -33,4 +33,12 @@ public class StoreException extends JobfoundryException {
     public boolean isTemporary() {
         return false;
     }
+
+    /**
+     * Whether the store failed for want of room (the embedded store's disk, or its size limit): a
+     * repeat cannot help until room is made, which an operator must be told.
+     */
+    public boolean isOutOfRoom() {
+        return false;
+    }
 }
