@@ -1,5 +1,6 @@
 package io.jobfoundry.kv;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -14,6 +15,19 @@ public interface KvReads {
 
     /** The value of {@code key}, or {@code null}; sees this transaction's own writes. */
     byte[] get(byte[] key);
+
+    /**
+     * The values of {@code keys}, in their order ({@code null} for a key not there): {@link #get} of
+     * each, but a store that reads over the network (FoundationDB) asks for them all at once rather
+     * than waiting for each answer before the next.
+     */
+    default List<byte[]> getAll(List<byte[]> keys) {
+        List<byte[]> values = new ArrayList<>(keys.size());
+        for (byte[] key : keys) {
+            values.add(get(key));
+        }
+        return values;
+    }
 
     /**
      * Entries with {@code begin <= key < end}, ascending (or descending when {@code reverse}),

@@ -72,6 +72,52 @@ public interface RecentListingContract extends EngineFixture {
         assertEquals("a", running.job().id());
     }
 
+    /**
+     * Jobs that finish in the same millisecond (a batch finish shares one time) come in the index's
+     * order, the ids' UTF-8 bytes, whatever their results: paging one at a time across results must
+     * neither skip nor repeat one, including ids whose UTF-16 order differs from their UTF-8 order.
+     */
+    @Test
+    default void jobsFinishedAtTheSameTimeArePagedInTheIndexOrderAcrossResults() {
+        List<String> ids = List.of("\uFF71", "\uD83D\uDE00", "b", "a"); // halfwidth katakana, an emoji, ASCII
+        for (String id : ids) {
+            engine().put("tie", id, JobChanges.NONE.withMaxAttempts(1));
+        }
+        clock().advance(Duration.ofSeconds(1));
+        List<LeasedJob> leased = accept("tie", 4);
+        assertEquals(4, leased.size());
+        boolean succeeded = true;
+        for (LeasedJob job : leased) {
+            finish(job, succeeded); // at one time, with alternating results
+            succeeded = !succeeded;
+        }
+        // Greater UTF-8 bytes first: the emoji (F0 ...) before the katakana (EF ...), though
+        // String.compareTo puts the katakana (FF71) after the emoji's surrogate (D83D).
+        List<String> expected = List.of("\uD83D\uDE00", "\uFF71", "b", "a");
+        for (int limit : new int[] {1, 2, 3, 10}) {
+            assertEquals(expected, listRecent("tie", null, null, limit), "limit " + limit);
+        }
+    }
+
+    /** A group filter that keeps few jobs reads on in batches until the page is full or the jobs run out. */
+    @Test
+    default void aGroupFilterFindsTheFewJobsItKeepsAmongMany() {
+        engine().put("mixed", "0-tenant", JobChanges.NONE.withGroup("tenant-x"));
+        runNext("mixed", true);
+        for (int i = 0; i < 150; i++) {
+            add("mixed", String.format("job-%03d", i));
+        }
+        clock().advance(Duration.ofSeconds(1));
+        for (int round = 0; round < 3; round++) {
+            for (LeasedJob job : accept("mixed", 50)) {
+                finish(job, true);
+            }
+        }
+        assertEquals(151, listRecent("mixed", null, null, 1000).size());
+        assertEquals(List.of("0-tenant"), listRecent("mixed", null, "tenant-x", 1));
+        assertEquals(List.of("0-tenant"), listRecent("mixed", JobResult.SUCCEEDED, "tenant-x", 5));
+    }
+
     /** A job run again is no longer finished: it leaves the listing, and comes back at its new finish. */
     @Test
     default void aJobRunAgainLeavesTheListingUntilItFinishesAgain() {
@@ -87,6 +133,10 @@ public interface RecentListingContract extends EngineFixture {
         assertEquals(List.of("x", "y"), listRecent("sms", null, null, 1));
         engine().remove("sms", "y");
         assertEquals(List.of("x"), listRecent("sms", null, null, 10));
+        // Retention (a day for succeeded jobs, by default) removes a job from the listing with the job.
+        clock().advance(Duration.ofDays(1));
+        cleaner().runOnce();
+        assertEquals(List.of(), listRecent("sms", null, null, 10));
     }
 
     @Test

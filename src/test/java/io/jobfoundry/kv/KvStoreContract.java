@@ -113,6 +113,25 @@ public abstract class KvStoreContract {
         assertNull(runner.run(tx -> tx.get(key("a"))));
     }
 
+    /** Reads asked for together: each key's value in the keys' order, this transaction's own writes seen. */
+    @Test
+    void getAllAnswersEachKeyInOrderWithItsOwnWrites() {
+        put("a", "1");
+        put("b", "2");
+        List<byte[]> values = runner.run(tx -> {
+            tx.set(key("c"), bytes("3"));
+            tx.clear(key("b"));
+            return tx.getAll(List.of(key("c"), key("missing"), key("a"), key("b"), key("a")));
+        });
+        assertEquals(5, values.size());
+        assertArrayEquals(bytes("3"), values.get(0));
+        assertNull(values.get(1));
+        assertArrayEquals(bytes("1"), values.get(2));
+        assertNull(values.get(3), "cleared in this transaction");
+        assertArrayEquals(bytes("1"), values.get(4));
+        assertEquals(List.of(), runner.run(tx -> tx.snapshot().getAll(List.of())));
+    }
+
     @Test
     void emptyValuesAreValuesNotAbsence() {
         runner.run(tx -> {

@@ -10,6 +10,7 @@ import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvReads;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 
@@ -17,12 +18,14 @@ import java.util.List;
  * A type's finished jobs, the most recently finished first: what an operator looks for after an
  * incident ("today's failures"), which the listing in id order finds only by paging through every
  * job. Read from the index retention reads ({@code ("f", type, result, finishedAt, id)}), backwards,
- * one range per result merged by finish time; a group filter reads the records it keeps, within the
- * same bounded scan as the listing in id order.
+ * one range per result merged by finish time; the records its keys name are read a batch at a time,
+ * each batch's reads issued together, and a page looks at no more jobs than a page in id order.
  */
 public final class RecentListing {
 
     private static final JobResult[] EVERY_RESULT = JobResult.values();
+    /** Keys taken at least at once when a group filter may keep few of them. */
+    private static final int MIN_FILTERED_BATCH = 100;
 
     private RecentListing() {
     }
@@ -48,24 +51,31 @@ public final class RecentListing {
         Position last = after;
         int scanned = 0;
         while (jobs.size() < limit && scanned < Listing.SCAN_LIMIT) {
-            Backwards latest = null;
-            for (Backwards range : ranges) {
-                JobKeys.FinishedKey head = range.head();
-                if (head != null && (latest == null || later(head, latest.head()))) {
-                    latest = range;
-                }
+            // The records of a batch of keys are read together (one round trip on FoundationDB, not
+            // one per job); a filter that keeps few reads larger batches than the page still needs.
+            int want = Math.min(Math.max(limit - jobs.size(), group == null ? 0 : MIN_FILTERED_BATCH),
+                    Listing.SCAN_LIMIT - scanned);
+            List<Taken> batch = new ArrayList<>(want);
+            for (Taken next = latest(ranges); next != null; next = batch.size() < want ? latest(ranges) : null) {
+                batch.add(next);
             }
-            if (latest == null) {
+            if (batch.isEmpty()) {
                 return new JobPage(jobs, null);
             }
-            JobKeys.FinishedKey key = latest.take();
-            scanned++;
-            last = new Position(key.at(), key.id());
-            // The index and the records change in the same transactions: a key names a finished job.
-            byte[] value = tx.get(JobKeys.job(type, key.id()));
-            JobRecord r = value == null ? null : JobRecord.decode(type, key.id(), value);
-            if (r != null && r.state() == JobState.FINISHED && (group == null || group.equals(r.group))) {
-                jobs.add(r.view());
+            List<byte[]> keys = new ArrayList<>(batch.size());
+            batch.forEach(taken -> keys.add(JobKeys.job(type, taken.key().id())));
+            List<byte[]> values = tx.getAll(keys);
+            for (int i = 0; i < batch.size(); i++) {
+                if (jobs.size() == limit) {
+                    return new JobPage(jobs, encodeCursor(last)); // the rest of the batch: the next page's
+                }
+                Taken taken = batch.get(i);
+                scanned++;
+                last = new Position(taken.key().at(), taken.key().id());
+                JobRecord r = values.get(i) == null ? null : JobRecord.decode(type, taken.key().id(), values.get(i));
+                if (names(taken, r) && (group == null || group.equals(r.group))) {
+                    jobs.add(r.view());
+                }
             }
         }
         boolean more = false;
@@ -75,30 +85,68 @@ public final class RecentListing {
         return new JobPage(jobs, more ? encodeCursor(last) : null);
     }
 
+    /** A key taken from one result's range. */
+    private record Taken(JobResult result, JobKeys.FinishedKey key) {
+    }
+
+    /** Takes the latest of the ranges' next keys, or null when every range is done. */
+    private static Taken latest(List<Backwards> ranges) {
+        Backwards latest = null;
+        for (Backwards range : ranges) {
+            JobKeys.FinishedKey head = range.head();
+            if (head != null && (latest == null || later(head, latest.head()))) {
+                latest = range;
+            }
+        }
+        return latest == null ? null : new Taken(latest.result, latest.take());
+    }
+
+    /**
+     * Whether the key still names the job's finish, as retention asks ({@code Edits.removeExpired}):
+     * the index and the records change in the same transactions, so it always should.
+     */
+    private static boolean names(Taken taken, JobRecord r) {
+        return r != null && r.state() == JobState.FINISHED && r.result == taken.result() && r.finishedAt != null
+                && r.finishedAt == taken.key().at();
+    }
+
+    /**
+     * The merge's order, which must be the index's: finish time, then the id's UTF-8 bytes unsigned
+     * (the tuple encoding's order), not {@code String.compareTo}, which orders UTF-16 units and
+     * differs for ids mixing characters above U+E000 with ones beyond U+FFFF.
+     */
     private static boolean later(JobKeys.FinishedKey a, JobKeys.FinishedKey b) {
-        return a.at() != b.at() ? a.at() > b.at() : a.id().compareTo(b.id()) > 0;
+        if (a.at() != b.at()) {
+            return a.at() > b.at();
+        }
+        return Arrays.compareUnsigned(a.id().getBytes(StandardCharsets.UTF_8), b.id().getBytes(StandardCharsets.UTF_8))
+                > 0;
     }
 
     /** One result's index keys before a position, read backwards in chunks as they are taken. */
     private static final class Backwards {
         private final KvReads tx;
+        private final JobResult result;
         private final byte[] begin;
         private byte[] end;
         private final int chunkSize;
         private List<KeyValue> chunk = List.of();
         private int next;
+        private JobKeys.FinishedKey head;
         private boolean done;
 
         Backwards(KvReads tx, String type, JobResult result, Position after, int chunkSize) {
             this.tx = tx;
+            this.result = result;
             this.begin = JobKeys.finishedBegin(type, result);
             this.end = after == null ? JobKeys.finishedEnd(type, result)
                     : JobKeys.finished(type, result, after.finishedAt(), after.id());
             this.chunkSize = chunkSize;
         }
 
+        /** The next key, decoded once; null when the range is done. */
         JobKeys.FinishedKey head() {
-            if (next == chunk.size()) {
+            if (head == null && next == chunk.size()) {
                 if (done) {
                     return null;
                 }
@@ -110,11 +158,15 @@ public final class RecentListing {
                 }
                 end = chunk.get(chunk.size() - 1).key(); // the next chunk ends before the last key read
             }
-            return JobKeys.finishedKey(chunk.get(next).key());
+            if (head == null) {
+                head = JobKeys.finishedKey(chunk.get(next).key());
+            }
+            return head;
         }
 
         JobKeys.FinishedKey take() {
             JobKeys.FinishedKey key = head();
+            head = null;
             next++;
             return key;
         }

@@ -46,6 +46,11 @@ final class FdbTransaction implements KvTransaction {
     }
 
     @Override
+    public List<byte[]> getAll(List<byte[]> keys) {
+        return reads.getAll(keys);
+    }
+
+    @Override
     public List<KeyValue> getRange(byte[] begin, byte[] end, int limit, boolean reverse) {
         return reads.getRange(begin, end, limit, reverse);
     }
@@ -195,6 +200,19 @@ final class FdbTransaction implements KvTransaction {
         public byte[] get(byte[] key) {
             byte[] stored = keys.add(key);
             return await(() -> reader.get(stored));
+        }
+
+        /** Every read issued before any is awaited: one round trip's wait for all of them. */
+        @Override
+        public List<byte[]> getAll(List<byte[]> wanted) {
+            return await(() -> {
+                List<CompletableFuture<byte[]>> pending = new ArrayList<>(wanted.size());
+                for (byte[] key : wanted) {
+                    pending.add(reader.get(keys.add(key)));
+                }
+                return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+                        .thenApply(all -> pending.stream().map(CompletableFuture::join).toList());
+            });
         }
 
         @Override
