@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.Locale;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Whether a request comes from this machine and is meant for it: the only requests protected mode
@@ -116,13 +117,22 @@ public final class Loopback {
     private static boolean carriesProxyHeaders(HttpServerRequest request) {
         MultiMap headers = request.headers();
         return headers.contains(FORWARDED) || headers.contains(X_FORWARDED_FOR) || headers.contains(X_FORWARDED_HOST)
-                || headers.contains(X_REAL_IP);
+                || headers.contains(X_REAL_IP) || headers.contains(ForwardedHostHeader.NAME);
     }
 
     /**
-     * A host Quarkus' proxy settings applied from a header of another name
-     * ({@code quarkus.http.proxy.forwarded-host-header}), as recorded in the request's
-     * {@link ForwardedInfo}.
+     * The header Quarkus takes a forwarded host from ({@code quarkus.http.proxy.forwarded-host-header},
+     * X-Forwarded-Host unless renamed), read once, at the first request: a renamed one is a proxy's
+     * header too.
+     */
+    private static final class ForwardedHostHeader {
+        static final CharSequence NAME = HttpHeaders.createOptimized(ConfigProvider.getConfig()
+                .getOptionalValue("quarkus.http.proxy.forwarded-host-header", String.class).orElse("X-Forwarded-Host"));
+    }
+
+    /**
+     * A host Quarkus' proxy settings applied, as recorded in the request's {@link ForwardedInfo}:
+     * kept beside the headers' check, should Quarkus take a host from elsewhere.
      */
     private static boolean hostWasForwarded() {
         Context context = Vertx.currentContext();

@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * Protected mode (no token) behind Quarkus' proxy settings, as a service behind an ingress is
- * configured: X-Forwarded-For, -Proto and -Host, and the standard Forwarded header, change the
- * request's remote address and host.
+ * configured: X-Forwarded-For and -Proto, the standard Forwarded header, and a forwarded host under
+ * a header name of the proxy's own (X-Original-Host), change the request's remote address and host.
  */
 public class ForwardedHeadersProfile implements QuarkusTestProfile {
 
@@ -16,6 +16,7 @@ public class ForwardedHeadersProfile implements QuarkusTestProfile {
                 "quarkus.http.proxy.proxy-address-forwarding", "true",
                 "quarkus.http.proxy.allow-x-forwarded", "true",
                 "quarkus.http.proxy.allow-forwarded", "true",
-                "quarkus.http.proxy.enable-forwarded-host", "true");
+                "quarkus.http.proxy.enable-forwarded-host", "true",
+                "quarkus.http.proxy.forwarded-host-header", "X-Original-Host");
     }
 }

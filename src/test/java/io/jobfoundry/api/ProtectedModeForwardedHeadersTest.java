@@ -70,6 +70,9 @@ class ProtectedModeForwardedHeadersTest {
         given().header("Host", "attacker.example").header("Forwarded", "host=localhost")
                 .get("/v1/me").then().statusCode(403)
                 .body("detail", containsString("carries a proxy's headers"));
+        given().header("Host", "attacker.example").header("X-Original-Host", "localhost")
+                .get("/v1/me").then().statusCode(403)
+                .body("detail", containsString("carries a proxy's headers"));
         given().header("Host", "attacker.example").get("/v1/me").then()
                 .statusCode(403).body("detail", containsString("Host 'attacker.example' is not a loopback name"));
     }
