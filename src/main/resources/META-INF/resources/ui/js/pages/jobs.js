@@ -7,7 +7,7 @@ import { h, jobRoute, replace, route, segment, table, waiting } from '../dom.js'
 import * as format from '../format.js';
 
 const TYPE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const FILTERS = ['type', 'state', 'result', 'group', 'limit'];
+const FILTERS = ['type', 'state', 'result', 'group', 'order', 'limit'];
 
 function select(name, label, options, value) {
   return h('label', null, label, h('select', { name },
@@ -23,6 +23,8 @@ function filterForm(query) {
     // An empty group field means any group; the default group ("") needs saying apart.
     h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'defaultGroup', checked: query.get('group') === '' }),
       'default group only'),
+    // The finished jobs of one type, the latest finished first (GET /v1/jobs/{type}?order=recent).
+    select('order', 'Order', [['', 'by id'], ['recent', 'latest finished first']], query.get('order')),
     select('limit', 'Per page', [['', '100'], ['20', '20'], ['500', '500'], ['1000', '1000']], query.get('limit')),
     h('button', { type: 'submit' }, 'Filter'));
   form.addEventListener('submit', (event) => {
@@ -63,7 +65,7 @@ function lookupForm(query) {
 function fetchPage(query, signal) {
   const type = query.get('type');
   const params = {};
-  for (const name of ['state', 'result', 'group', 'limit', 'cursor']) {
+  for (const name of ['state', 'result', 'group', 'order', 'limit', 'cursor']) {
     if (query.has(name)) params[name] = query.get(name);
   }
   if (type && TYPE_NAME.test(type)) return get(`v1/jobs/${segment(type)}`, params, signal);
@@ -96,6 +98,10 @@ export async function render(main, { query, signal }) {
     h('h2', null, 'Open a job by id'), lookupForm(query));
   if (!query.has('type') && !query.has('state') && !query.has('group')) {
     replace(results, h('p', { class: 'muted' }, 'Name a type (or a glob such as email*) or a state to list jobs.'));
+    return;
+  }
+  if (query.get('order') === 'recent' && !TYPE_NAME.test(query.get('type') ?? '')) {
+    replace(results, h('p', { class: 'muted' }, 'Latest finished first lists the finished jobs of one type: name it exactly, without a glob.'));
     return;
   }
   try {

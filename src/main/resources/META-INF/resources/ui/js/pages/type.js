@@ -117,8 +117,8 @@ async function failures(name, signal) {
         h('td', { class: 'num' }, format.count(job.attempt)),
         h('td', null, h('span', { class: 'error-text' }, job.lastError ?? '—'))))));
     if (page.next) {
-      section.append(h('p', null, h('a', { href: route('/jobs', { type: name, state: 'finished', result: 'failed' }) },
-        'All failed jobs')));
+      section.append(h('p', null, h('a', { href: route('/jobs', { type: name, state: 'finished', result: 'failed', order: 'recent' }) },
+        'All failed jobs, latest first')));
     }
   } catch (error) {
     if (!signal.aborted) section.append(problem(error));
