@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobPage;
@@ -12,6 +13,7 @@ import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.LeasedJob;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -151,7 +153,12 @@ public interface RecentListingContract extends EngineFixture {
                 () -> engine().listRecent("email", null, null, 1, byId)).field());
         assertEquals("cursor", assertThrows(InvalidJobRequestException.class,
                 () -> engine().list("email", null, null, null, 1, recent)).field());
-        for (String bad : List.of("!!", "", "LzE", "MTIz", "LTEvYQ")) { // "/1", "123", "-1/a"
+        Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+        for (String bad : List.of("!!", "", "MTIz", // "123"
+                base64.encodeToString(Tuple.from(-1L, "a").pack()), // before 1970
+                base64.encodeToString(Tuple.from(5L, "a", "b").pack()), // not a position
+                base64.encodeToString(Tuple.from(5L, "a/b").pack()), // no job has that id
+                base64.encodeToString(Tuple.from(5L, "a").pack()) + "=")) { // padded: not as handed out
             assertEquals("cursor", assertThrows(InvalidJobRequestException.class,
                     () -> engine().listRecent("email", null, null, 1, bad)).field(), bad);
         }

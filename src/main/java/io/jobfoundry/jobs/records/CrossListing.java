@@ -8,7 +8,6 @@ import io.jobfoundry.jobs.model.JobPage;
 import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.kv.KvReads;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -65,14 +64,17 @@ public final class CrossListing {
     }
 
     static String encodeCursor(Position position) {
-        Tuple tuple = position.id() == null ? Tuple.from(position.type()) : Tuple.from(position.type(), position.id());
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(tuple.pack());
+        return Cursors.encode(pack(position));
+    }
+
+    private static byte[] pack(Position position) {
+        return (position.id() == null ? Tuple.from(position.type()) : Tuple.from(position.type(), position.id())).pack();
     }
 
     /** The position a cursor of {@link #page} stands for; a cursor this service did not hand out is {@code 400}. */
     public static Position decodeCursor(String cursor) {
-        try {
-            Tuple tuple = Tuple.fromBytes(Base64.getUrlDecoder().decode(cursor));
+        return Cursors.decode(cursor, bytes -> {
+            Tuple tuple = Tuple.fromBytes(bytes);
             if (tuple.size() < 1 || tuple.size() > 2) {
                 throw new IllegalArgumentException("not a position");
             }
@@ -82,17 +84,7 @@ public final class CrossListing {
             if (id != null) {
                 TypeNames.checkId(id);
             }
-            Position position = new Position(type, id);
-            // Only this service's encoding encodes back to itself: no padding, no stray bits,
-            // no other tuple element types that happen to unpack.
-            if (!encodeCursor(position).equals(cursor)) {
-                throw new IllegalArgumentException("not canonical");
-            }
-            return position;
-        } catch (RuntimeException e) {
-            // Base64, tuple unpacking and the casts each fail their own way on foreign input; any
-            // of them means the same to the client.
-            throw new InvalidJobRequestException("cursor", "cursor is not one this service handed out");
-        }
+            return new Position(type, id);
+        }, CrossListing::pack, "");
     }
 }

@@ -12,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -126,21 +125,19 @@ public final class Groups {
     }
 
     private static String encodeCursor(String group) {
-        // A tuple, not the name itself: the default group's name is empty.
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(Tuple.from(group).pack());
+        return Cursors.encode(pack(group));
+    }
+
+    /** A tuple, not the name itself: the default group's name is empty. */
+    private static byte[] pack(String group) {
+        return Tuple.from(group).pack();
     }
 
     /** The group a cursor of {@link #page} stands for; a cursor this service did not hand out is {@code 400}. */
     public static String decodeCursor(String cursor) {
-        try {
-            Tuple tuple = Tuple.fromBytes(Base64.getUrlDecoder().decode(cursor));
-            String group = tuple.size() == 1 ? tuple.getString(0) : null;
-            if (group == null || !encodeCursor(group).equals(cursor)) {
-                throw new IllegalArgumentException("not canonical");
-            }
-            return group;
-        } catch (RuntimeException e) {
-            throw new InvalidJobRequestException("cursor", "cursor is not one this service handed out");
-        }
+        return Cursors.decode(cursor, bytes -> {
+            Tuple tuple = Tuple.fromBytes(bytes);
+            return tuple.size() == 1 ? tuple.getString(0) : null;
+        }, Groups::pack, "");
     }
 }

@@ -1,6 +1,5 @@
 package io.jobfoundry.jobs.records;
 
-import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobFilter;
 import io.jobfoundry.jobs.model.JobPage;
@@ -11,7 +10,6 @@ import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvReads;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 /** Pages through a type's jobs in id order, with the cursors a listing hands out. */
@@ -78,22 +76,15 @@ public final class Listing {
     }
 
     private static String encodeCursor(String id) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(id.getBytes(StandardCharsets.UTF_8));
+        return Cursors.encode(id.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The job id a cursor of {@link #page} stands for; a cursor this service did not hand out is {@code 400}. */
     public static String decodeCursor(String cursor) {
-        try {
-            String id = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+        return Cursors.decode(cursor, bytes -> {
+            String id = new String(bytes, StandardCharsets.UTF_8); // bad UTF-8 becomes U+FFFD, which packs back otherwise
             TypeNames.checkId(id);
-            // Encoding it again gives back the cursor only if it was this service's encoding: no
-            // padding, no stray low bits, UTF-8 that did not decode to replacement characters.
-            if (!encodeCursor(id).equals(cursor)) {
-                throw new IllegalArgumentException("not canonical");
-            }
             return id;
-        } catch (IllegalArgumentException | InvalidJobRequestException e) {
-            throw new InvalidJobRequestException("cursor", "cursor is not one this service handed out");
-        }
+        }, id -> id.getBytes(StandardCharsets.UTF_8), "");
     }
 }

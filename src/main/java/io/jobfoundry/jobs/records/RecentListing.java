@@ -1,6 +1,6 @@
 package io.jobfoundry.jobs.records;
 
-import io.jobfoundry.jobs.model.InvalidJobRequestException;
+import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobPage;
 import io.jobfoundry.jobs.model.JobResult;
@@ -11,7 +11,6 @@ import io.jobfoundry.kv.KvReads;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -173,30 +172,30 @@ public final class RecentListing {
     }
 
     /**
-     * A cursor of this order: the position's finish time and id, joined by {@code /}, which no id
-     * holds, so a cursor of the listing in id order is never taken for one of this order.
+     * A cursor of this order: the position's finish time and id, packed as a tuple, which neither
+     * the id order's cursors (an id's text, no control characters) nor its own unpack as.
      */
     private static String encodeCursor(Position position) {
-        return Base64.getUrlEncoder().withoutPadding()
-                .encodeToString((position.finishedAt() + "/" + position.id()).getBytes(StandardCharsets.UTF_8));
+        return Cursors.encode(pack(position));
+    }
+
+    private static byte[] pack(Position position) {
+        return Tuple.from(position.finishedAt(), position.id()).pack();
     }
 
     /** The position a cursor of {@link #page} stands for; any other cursor is {@code 400}. */
     public static Position decodeCursor(String cursor) {
-        try {
-            String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-            int slash = text.indexOf('/');
-            if (slash < 1) {
-                throw new IllegalArgumentException("no finish time");
+        return Cursors.decode(cursor, bytes -> {
+            Tuple tuple = Tuple.fromBytes(bytes);
+            if (tuple.size() != 2) {
+                throw new IllegalArgumentException("not a position");
             }
-            Position position = new Position(Long.parseLong(text, 0, slash, 10), text.substring(slash + 1));
+            Position position = new Position(tuple.getLong(0), tuple.getString(1));
             TypeNames.checkId(position.id());
-            if (position.finishedAt() < 0 || !encodeCursor(position).equals(cursor)) {
-                throw new IllegalArgumentException("not canonical");
+            if (position.finishedAt() < 0) {
+                throw new IllegalArgumentException("before 1970");
             }
             return position;
-        } catch (IllegalArgumentException | InvalidJobRequestException e) {
-            throw new InvalidJobRequestException("cursor", "cursor is not one this service handed out for order=recent");
-        }
+        }, RecentListing::pack, " for order=recent");
     }
 }
