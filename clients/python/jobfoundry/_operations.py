@@ -39,10 +39,8 @@ class Operations:
         None for every type; ``state`` pending, running or finished; ``result`` succeeded, failed or cancelled
         (finished jobs); ``group`` a fairness group (``""`` the default one); ``limit`` 1–1000 (None: the
         service's default page); ``cursor`` the previous page's ``next``."""
-        path = _query("/v1/jobs", {"type": type_, "state": state, "result": result, "group": group,
-                                   "limit": limit, "cursor": cursor})
-        body = self._t.send("GET", path).or_raise().body
-        return JobPage([Job.from_json(n) for n in body["jobs"]], body.get("next"))
+        return self._page(_query("/v1/jobs", {"type": type_, "state": state, "result": result, "group": group,
+                                              "limit": limit, "cursor": cursor}))
 
     def recently_finished(self, type_: str, *, result: Optional[str] = None, limit: Optional[int] = None,
                           cursor: Optional[str] = None) -> JobPage:
@@ -50,8 +48,10 @@ class Operations:
         where the latest failures are, e.g. ``recently_finished("email", result="failed", limit=20)``. ``type_`` is
         a name (not a glob); ``result`` succeeded, failed or cancelled, None for every result; ``cursor`` the
         previous page's ``next`` of this order."""
-        path = _query(f"/v1/jobs/{_seg(type_)}", {"order": "recent", "result": result, "limit": limit,
-                                                  "cursor": cursor})
+        return self._page(_query(f"/v1/jobs/{_seg(type_)}", {"order": "recent", "result": result, "limit": limit,
+                                                             "cursor": cursor}))
+
+    def _page(self, path: str) -> JobPage:
         body = self._t.send("GET", path).or_raise().body
         return JobPage([Job.from_json(n) for n in body["jobs"]], body.get("next"))
 

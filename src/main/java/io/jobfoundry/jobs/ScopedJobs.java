@@ -148,7 +148,8 @@ public final class ScopedJobs {
             also.add("result " + filter.result().wireName());
         }
         if (filter.group() != null) {
-            also.add("group \"" + filter.group() + "\""); // no control characters (JobFilter): one line
+            // No control characters (JobFilter): one line; quotes escaped, so the name cannot close its own.
+            also.add("group \"" + filter.group().replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
         }
         return "type " + (filter.types() == null ? "*" : filter.types())
                 + (also.isEmpty() ? "" : " (" + String.join(", ", also) + ")");
