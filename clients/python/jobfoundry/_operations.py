@@ -42,14 +42,15 @@ class Operations:
         return self._page(_query("/v1/jobs", {"type": type_, "state": state, "result": result, "group": group,
                                               "limit": limit, "cursor": cursor}))
 
-    def recently_finished(self, type_: str, *, result: Optional[str] = None, limit: Optional[int] = None,
-                          cursor: Optional[str] = None) -> JobPage:
+    def recently_finished(self, type_: str, *, result: Optional[str] = None, group: Optional[str] = None,
+                          limit: Optional[int] = None, cursor: Optional[str] = None) -> JobPage:
         """One page of a type's finished jobs, the latest finished first (``GET /v1/jobs/{type}?order=recent``):
         where the latest failures are, e.g. ``recently_finished("email", result="failed", limit=20)``. ``type_`` is
-        a name (not a glob); ``result`` succeeded, failed or cancelled, None for every result; ``cursor`` the
-        previous page's ``next`` of this order."""
-        return self._page(_query(f"/v1/jobs/{_seg(type_)}", {"order": "recent", "result": result, "limit": limit,
-                                                             "cursor": cursor}))
+        a name (not a glob); ``result`` succeeded, failed or cancelled, None for every result; ``group`` a fairness
+        group (``""`` the default one; a page filtered so may hold fewer than ``limit`` jobs while ``next`` is
+        set); ``cursor`` the previous page's ``next`` of this order."""
+        return self._page(_query(f"/v1/jobs/{_seg(type_)}", {"order": "recent", "result": result, "group": group,
+                                                             "limit": limit, "cursor": cursor}))
 
     def _page(self, path: str) -> JobPage:
         body = self._t.send("GET", path).or_raise().body

@@ -91,7 +91,7 @@ class OperationsTest(unittest.TestCase):
         # One at a time, so each finishes after the one before (ids in the same order: a tie within a
         # millisecond lists the greater id first, which is then the later one too).
         for id_ in ("a", "b", "c"):
-            c.put(t, id_, max_attempts=1)
+            c.put(t, id_, max_attempts=1, group="tenant-b" if id_ == "b" else "")
             leased = c.accept([t], 1, 5)[0]
             c.finish(Finish.failed(leased, "broken " + id_))
             failed_in_order.insert(0, leased.id)
@@ -104,6 +104,7 @@ class OperationsTest(unittest.TestCase):
         self.assertEqual(failed_in_order, [j.id for j in first.jobs + rest.jobs])
         self.assertEqual([], self.ops.recently_finished(t, result="succeeded").jobs)
         self.assertEqual(3, len(self.ops.recently_finished(t).jobs), "a pending job is not finished")
+        self.assertEqual(["b"], [j.id for j in self.ops.recently_finished(t, group="tenant-b").jobs])
         with self.assertRaises(ProblemError) as bad:
             self.ops.recently_finished(t, cursor="bm90LWEtY3Vyc29y")
         self.assertEqual(400, bad.exception.status)

@@ -58,18 +58,20 @@ public final class Operations {
 
     /**
      * One page of a type's finished jobs, the latest finished first ({@code GET /v1/jobs/{type}?order=recent}):
-     * where the latest failures are, e.g. {@code recentlyFinished("email", JobResult.FAILED, 20, null)}.
+     * where the latest failures are, e.g. {@code recentlyFinished("email", JobResult.FAILED, null, 20, null)}. A
+     * page filtered by group may hold fewer than {@code limit} jobs, even none, while its next is not {@code null}.
      *
      * @param type the type's name (not a glob)
      * @param result only the jobs that finished so, or {@code null} for every result
+     * @param group only the jobs of this fairness group ({@code ""}: the default one), or {@code null} for every group
      * @param limit 1–1000 jobs at most
      * @param cursor {@code null} for the first page, else the previous page's {@link JobPage#next()} of this order
      * @return the page
      */
-    public JobPage recentlyFinished(String type, JobResult result, int limit, String cursor) {
+    public JobPage recentlyFinished(String type, JobResult result, String group, int limit, String cursor) {
         return page(new Query("/v1/jobs/" + Paths.segment(type)).add("order", "recent")
-                .add("result", result == null ? null : result.wireName()).add("limit", Integer.toString(limit))
-                .add("cursor", cursor));
+                .add("result", result == null ? null : result.wireName()).add("group", group)
+                .add("limit", Integer.toString(limit)).add("cursor", cursor));
     }
 
     /**

@@ -110,22 +110,24 @@ class OperationsIT {
         // One at a time, so each finishes after the one before (ids in the same order: a tie within a
         // millisecond lists the greater id first, which is then the later one too).
         for (String id : List.of("a", "b", "c")) {
-            client.put(type, id, JobSpec.empty().maxAttempts(1));
+            client.put(type, id, JobSpec.empty().maxAttempts(1).group(id.equals("b") ? "tenant-b" : ""));
             LeasedJob leased = client.accept(List.of(type), 1, Duration.ofSeconds(5), null).get(0);
             client.finish(Finish.failed(leased, "broken " + id));
             failedInOrder.add(0, leased.job().id());
         }
         client.put(type, "pending", JobSpec.empty());
 
-        JobPage first = operations.recentlyFinished(type, JobResult.FAILED, 2, null);
+        JobPage first = operations.recentlyFinished(type, JobResult.FAILED, null, 2, null);
         assertNotNull(first.next());
-        JobPage rest = operations.recentlyFinished(type, JobResult.FAILED, 2, first.next());
+        JobPage rest = operations.recentlyFinished(type, JobResult.FAILED, null, 2, first.next());
         assertNull(rest.next());
         assertEquals(failedInOrder, Stream.concat(first.jobs().stream(), rest.jobs().stream()).map(Job::id).toList());
-        assertEquals(List.of(), operations.recentlyFinished(type, JobResult.SUCCEEDED, 10, null).jobs());
-        assertEquals(3, operations.recentlyFinished(type, null, 10, null).jobs().size(), "a pending job is not finished");
+        assertEquals(List.of(), operations.recentlyFinished(type, JobResult.SUCCEEDED, null, 10, null).jobs());
+        assertEquals(3, operations.recentlyFinished(type, null, null, 10, null).jobs().size(), "a pending job is not finished");
+        assertEquals(List.of("b"), operations.recentlyFinished(type, null, "tenant-b", 10, null).jobs().stream()
+                .map(Job::id).toList(), "one group's");
         assertEquals(400, assertThrows(ProblemException.class,
-                () -> operations.recentlyFinished(type, null, 10, "bm90LWEtY3Vyc29y")).status());
+                () -> operations.recentlyFinished(type, null, null, 10, "bm90LWEtY3Vyc29y")).status());
     }
 
     @Test
