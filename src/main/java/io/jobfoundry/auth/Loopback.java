@@ -117,17 +117,20 @@ public final class Loopback {
     private static boolean carriesProxyHeaders(HttpServerRequest request) {
         MultiMap headers = request.headers();
         return headers.contains(FORWARDED) || headers.contains(X_FORWARDED_FOR) || headers.contains(X_FORWARDED_HOST)
-                || headers.contains(X_REAL_IP) || headers.contains(ForwardedHostHeader.NAME);
+                || headers.contains(X_REAL_IP)
+                || ForwardedHostHeader.RENAMED != null && headers.contains(ForwardedHostHeader.RENAMED);
     }
 
     /**
-     * The header Quarkus takes a forwarded host from ({@code quarkus.http.proxy.forwarded-host-header},
-     * X-Forwarded-Host unless renamed), read once, at the first request: a renamed one is a proxy's
-     * header too.
+     * The header Quarkus takes a forwarded host from when {@code quarkus.http.proxy.forwarded-host-header}
+     * renames X-Forwarded-Host (null when it does not), read once, at the first request: a renamed
+     * one is a proxy's header too.
      */
     private static final class ForwardedHostHeader {
-        static final CharSequence NAME = HttpHeaders.createOptimized(ConfigProvider.getConfig()
-                .getOptionalValue("quarkus.http.proxy.forwarded-host-header", String.class).orElse("X-Forwarded-Host"));
+        static final CharSequence RENAMED = ConfigProvider.getConfig()
+                .getOptionalValue("quarkus.http.proxy.forwarded-host-header", String.class)
+                .filter(name -> !name.equalsIgnoreCase("X-Forwarded-Host")).map(HttpHeaders::createOptimized)
+                .orElse(null);
     }
 
     /**

@@ -76,7 +76,8 @@ final class JobsAcrossTypes {
             after = page.next() == null ? null : CrossListing.decodeCursor(page.next());
         } while (after != null && done.matched() < limit);
         // The caller's audit line (ScopedJobs) says it at INFO, with who asked.
-        LOG.debugf("bulk %s of %s: %d matched, %d changed", action.wireName(), filter, done.matched(), done.changed());
+        LOG.debugf("bulk %s on %s: %d matched, %d changed", action.wireName(), filter.describe(), done.matched(),
+                done.changed());
         return done;
     }
 }

@@ -30,7 +30,6 @@ import io.jobfoundry.jobs.records.Dependencies;
 import io.jobfoundry.jobs.waits.JobWaits;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -133,26 +132,9 @@ public final class ScopedJobs {
     public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
         checkNamed(filter);
         BulkResult result = engine.bulk(action, filter, scope::permits, limit);
-        AUDIT.infof("%s ran bulk %s on %s: %d matched, %d changed", caller, action.wireName(), described(filter),
+        AUDIT.infof("%s ran bulk %s on %s: %d matched, %d changed", caller, action.wireName(), filter.describe(),
                 result.matched(), result.changed());
         return result;
-    }
-
-    /** {@code type email* (state finished, result failed, group "tenant-a")}: what an operator filtered on. */
-    private static String described(JobFilter filter) {
-        List<String> also = new ArrayList<>(3);
-        if (filter.state() != null) {
-            also.add("state " + filter.state().wireName());
-        }
-        if (filter.result() != null) {
-            also.add("result " + filter.result().wireName());
-        }
-        if (filter.group() != null) {
-            // No control characters (JobFilter): one line; quotes escaped, so the name cannot close its own.
-            also.add("group \"" + filter.group().replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
-        }
-        return "type " + (filter.types() == null ? "*" : filter.types())
-                + (also.isEmpty() ? "" : " (" + String.join(", ", also) + ")");
     }
 
     private void checkNamed(JobFilter filter) {

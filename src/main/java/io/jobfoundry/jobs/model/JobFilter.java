@@ -1,5 +1,8 @@
 package io.jobfoundry.jobs.model;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Which jobs a listing across types or a bulk action covers: the types a glob matches ({@code null}:
  * every type), and, when given, one state, one result (finished jobs only) and one group
@@ -35,5 +38,24 @@ public record JobFilter(String types, JobState state, JobResult result, String g
     public boolean matches(JobState jobState, JobResult jobResult, String jobGroup) {
         return (state == null || state == jobState) && (result == null || result == jobResult)
                 && (group == null || group.equals(jobGroup));
+    }
+
+    /**
+     * What the filter covers, as logs show it: {@code type email* (state finished, result failed,
+     * group "tenant-a")}. A group has no control characters (checked above), so this is one line;
+     * its quotes are escaped, so the name cannot close its own.
+     */
+    public String describe() {
+        List<String> also = new ArrayList<>(3);
+        if (state != null) {
+            also.add("state " + state.wireName());
+        }
+        if (result != null) {
+            also.add("result " + result.wireName());
+        }
+        if (group != null) {
+            also.add("group \"" + group.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+        }
+        return "type " + (types == null ? "*" : types) + (also.isEmpty() ? "" : " (" + String.join(", ", also) + ")");
     }
 }

@@ -35,10 +35,10 @@ public final class RecentListing {
 
     /**
      * Finished jobs of {@code type}, of {@code result} if not null, of {@code group} if not null,
-     * most recently finished first (ties: the greater id first), after {@code after} (a decoded
-     * cursor; from the latest if null). As with the listing in id order, a page looks at a bounded
-     * number of jobs, so a page filtered by group may hold fewer than {@code limit} while {@code next}
-     * is not null.
+     * most recently finished first (in one millisecond: the id greater in UTF-8 byte order first),
+     * after {@code after} (a decoded cursor; from the latest if null). As with the listing in id
+     * order, a page looks at a bounded number of jobs, so a page filtered by group may hold fewer
+     * than {@code limit} while {@code next} is not null.
      */
     public static JobPage page(KvReads tx, String type, JobResult result, String group, int limit, Position after) {
         JobResult[] results = result == null ? EVERY_RESULT : new JobResult[] {result};
