@@ -1,11 +1,13 @@
 package io.jobfoundry.api;
 
 import io.jobfoundry.jobs.model.BatchTooLargeException;
+import io.jobfoundry.jobs.model.Counts;
 import io.jobfoundry.jobs.model.DataTooLargeException;
 import io.jobfoundry.jobs.model.HaltException;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.JobConflictException;
 import io.jobfoundry.jobs.model.JobNotFoundException;
+import io.jobfoundry.jobs.model.TypeInUseException;
 import io.jobfoundry.kv.StoreException;
 import io.jobfoundry.kv.StoreLimitException;
 import io.jobfoundry.repeat.RepeatException;
@@ -92,6 +94,23 @@ public class ProblemMappers {
     public Response conflict(JobConflictException e) {
         Map<String, Object> problem = Problems.document(ProblemType.CONFLICT, e.getMessage());
         problem.put("state", e.state().wireName());
+        return Problems.response(problem).build();
+    }
+
+    /** With the counts that stand in the way, as {@code GET /v1/types/{type}} shows them. */
+    @ServerExceptionMapper
+    public Response typeInUse(TypeInUseException e) {
+        Map<String, Object> problem = Problems.document(ProblemType.TYPE_IN_USE, e.getMessage());
+        Counts c = e.counts();
+        // A map, as the rest of the document: nothing here is serialized by reflection.
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("pending", c.pending());
+        counts.put("due", c.due());
+        counts.put("running", c.running());
+        counts.put("succeeded", c.succeeded());
+        counts.put("failed", c.failed());
+        counts.put("cancelled", c.cancelled());
+        problem.put("counts", counts);
         return Problems.response(problem).build();
     }
 

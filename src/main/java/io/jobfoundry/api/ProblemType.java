@@ -13,6 +13,7 @@ enum ProblemType {
     TYPE_NOT_FOUND(404, "type-not-found", "No such type"),
     HALT(409, "halt", "The lease is no longer valid: stop working on the job"),
     CONFLICT(409, "conflict", "The job's state does not allow this change"),
+    TYPE_IN_USE(409, "type-in-use", "The type still has jobs"),
     DATA_TOO_LARGE(413, "data-too-large", "The job's data is too large"),
     BODY_TOO_LARGE(413, "body-too-large", "The request body is too large"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "Request bodies are JSON"),

@@ -6,6 +6,7 @@ import io.jobfoundry.jobs.model.Retention;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.push.PushTargets;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -16,6 +17,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -160,6 +162,31 @@ public class TypesResource {
         if (!pushTargets.allows(url)) {
             throw new InvalidInputException("push.url", pushTargets.refusal());
         }
+    }
+
+    @Operation(operationId = "deleteType", summary = "Delete a type no job uses",
+            description = "Its settings, pause, counters and groups go, in one transaction; its next job registers "
+                    + "it again with the defaults. Refused while any job of the type exists, finished ones kept by "
+                    + "retention included: remove them first (POST /v1/bulk with action remove).")
+    @Tag(name = "Types")
+    @RequestBody(ref = "Empty")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "404", ref = "TypeNotFound")
+    @APIResponse(responseCode = "409", ref = "TypeInUse")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
+    @APIResponse(responseCode = "503", ref = "StoreUnavailable")
+    @RolesAllowed(Role.ADMIN_NAME)
+    @DELETE
+    @Path("{type}")
+    public Response delete(@PathParam("type") String type, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+            byte[] body) {
+        bodies.read(contentType, body).allow();
+        if (!jobs.jobs().deleteType(type)) {
+            throw new TypeNotFoundException(type);
+        }
+        return Response.noContent().build();
     }
 
     @Operation(operationId = "listGroups", summary = "A type's fairness groups with their counts",

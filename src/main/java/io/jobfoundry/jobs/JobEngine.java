@@ -387,6 +387,11 @@ public final class JobEngine {
         return types.pause(type, paused);
     }
 
+    /** Deletes a type no job uses, in one transaction ({@link JobTypes#delete}); false if it was never used. */
+    public boolean deleteType(String type) {
+        return types.delete(type);
+    }
+
     public Optional<TypeInfo> type(String type) {
         return types.type(type);
     }

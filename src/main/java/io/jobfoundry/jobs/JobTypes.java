@@ -5,9 +5,11 @@ import io.jobfoundry.jobs.model.Counts;
 import io.jobfoundry.jobs.model.GroupPage;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.TypeInfo;
+import io.jobfoundry.jobs.model.TypeInUseException;
 import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.Groups;
+import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.jobs.records.Slots;
 import io.jobfoundry.jobs.records.TypeCounts;
@@ -24,8 +26,8 @@ import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
 /**
- * The engine's calls on types rather than jobs: their settings, pause, counts, oldest due time
- * and groups. Each is one transaction over the type registry and the counters; {@link JobEngine}
+ * The engine's calls on types rather than jobs: their settings, pause, deletion, counts, oldest
+ * due time and groups. Each is one transaction over the type registry and the counters; {@link JobEngine}
  * offers them.
  */
 final class JobTypes {
@@ -83,6 +85,33 @@ final class JobTypes {
         });
         LOG.infof("type %s %s", type, paused ? "paused: accepts hand out none of its jobs" : "resumed");
         return info;
+    }
+
+    /**
+     * Deletes a type no job uses ({@link TypeRegistry#remove}), in one transaction; answers false
+     * for a type never used or configured.
+     *
+     * @throws TypeInUseException while any job of the type exists, finished ones kept by retention
+     *     included
+     */
+    boolean delete(String type) {
+        TypeNames.checkType(type);
+        boolean deleted = runner.run(tx -> {
+            if (TypeRegistry.lookup(tx, type) == null) {
+                return false;
+            }
+            // Not a snapshot: a job added meanwhile, on any replica, writes into this range, so one
+            // of the two transactions retries, and a job is never left behind without its type.
+            if (!tx.getRange(JobKeys.jobsBegin(type), JobKeys.jobsEnd(type), 1).isEmpty()) {
+                throw new TypeInUseException(type, TypeCounts.of(tx.snapshot(), type));
+            }
+            TypeRegistry.remove(tx, type);
+            return true;
+        });
+        if (deleted) {
+            LOG.infof("type %s deleted", type);
+        }
+        return deleted;
     }
 
     Optional<TypeInfo> type(String type) {

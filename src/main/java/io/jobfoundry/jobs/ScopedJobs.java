@@ -48,9 +48,10 @@ import org.jboss.logging.Logger;
  * view, so a confined token is confined whichever resource it calls; the engine itself stays
  * unscoped for the monitors, tools and tests.
  *
- * <p>Destructive calls (remove, cancel, bulk, pause, resume, type changes) log one audit line under
- * {@code jobfoundry.audit} with the caller's name, after they succeed. A view is made per request:
- * it holds four references and checks nothing more than a glob match when the token is confined.
+ * <p>Destructive calls (remove, cancel, bulk, pause, resume, type changes and deletion) log one
+ * audit line under {@code jobfoundry.audit} with the caller's name, after they succeed. A view is
+ * made per request: it holds four references and checks nothing more than a glob match when the
+ * token is confined.
  */
 public final class ScopedJobs {
 
@@ -294,6 +295,16 @@ public final class ScopedJobs {
         TypeInfo info = engine.configureType(type, change);
         AUDIT.infof("%s changed the settings of type %s", caller, type);
         return info;
+    }
+
+    /** @see JobEngine#deleteType */
+    public boolean deleteType(String type) {
+        scope.check(type);
+        boolean deleted = engine.deleteType(type);
+        if (deleted) {
+            AUDIT.infof("%s deleted type %s", caller, type);
+        }
+        return deleted;
     }
 
     public TypeInfo pause(String type, boolean paused) {

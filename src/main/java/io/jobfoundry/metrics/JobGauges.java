@@ -4,10 +4,14 @@ import io.jobfoundry.jobs.JobEngine;
 import io.jobfoundry.jobs.model.Counts;
 import io.jobfoundry.jobs.model.TypeInfo;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +22,8 @@ import org.jboss.logging.Logger;
  * {@code jobfoundry.jobs{type, state}}: jobs per type and state, from the per-type counters the
  * engine keeps in the same transactions as the jobs — one small read per type, never a scan of
  * the jobs. A scrape refreshes them at most once per {@code maxAge}; a type's gauges appear at the
- * first refresh that sees it. {@code jobfoundry.job.types}, the number of types, is there from the
+ * first refresh that sees it and go at the first that no longer does (the type was deleted).
+ * {@code jobfoundry.job.types}, the number of types, is there from the
  * start, so that a scrape refreshes even when no type had gauges yet (a new store).
  * {@code jobfoundry.jobs.latency{type}} (seconds) is Sidekiq's queue latency: how long the
  * longest-waiting due job has waited, from the first key of the type's pending index.
@@ -36,7 +41,8 @@ public final class JobGauges implements MeterBinder {
     private final Set<String> paused = ConcurrentHashMap.newKeySet();
     /** Each type's oldest due time; absent while none is due. */
     private final Map<String, Instant> oldestDue = new ConcurrentHashMap<>();
-    private final Set<String> registered = ConcurrentHashMap.newKeySet();
+    /** Each type's gauges, so that a deleted type's go with it. */
+    private final Map<String, List<Meter>> registered = new ConcurrentHashMap<>();
     private volatile MeterRegistry registry;
     private volatile long refreshedAt;
 
@@ -58,11 +64,17 @@ public final class JobGauges implements MeterBinder {
         return registered.size();
     }
 
-    /** Reads every type's counters now and registers the gauges of types not seen before. */
+    /**
+     * Reads every type's counters now, registers the gauges of types not seen before and removes
+     * those of types deleted since (by any replica).
+     */
     public synchronized void refresh() {
         refreshedAt = System.nanoTime();
         try {
-            for (TypeInfo type : engine.types()) {
+            List<TypeInfo> types = engine.types();
+            Set<String> present = new HashSet<>();
+            for (TypeInfo type : types) {
+                present.add(type.type());
                 counts.put(type.type(), type.counts());
                 if (type.oldestDueAt() == null) {
                     oldestDue.remove(type.type());
@@ -74,8 +86,14 @@ public final class JobGauges implements MeterBinder {
                 } else {
                     paused.remove(type.type());
                 }
-                if (registered.add(type.type())) {
-                    register(type.type());
+                registered.computeIfAbsent(type.type(), this::register);
+            }
+            for (String gone : List.copyOf(registered.keySet())) {
+                if (!present.contains(gone)) {
+                    registered.remove(gone).forEach(registry::remove);
+                    counts.remove(gone);
+                    oldestDue.remove(gone);
+                    paused.remove(gone);
                 }
             }
         } catch (RuntimeException e) {
@@ -84,18 +102,20 @@ public final class JobGauges implements MeterBinder {
         }
     }
 
-    private void register(String type) {
-        STATES.forEach((state, value) -> Gauge.builder("jobfoundry.jobs", () -> current(type, value))
+    private List<Meter> register(String type) {
+        List<Meter> meters = new ArrayList<>();
+        STATES.forEach((state, value) -> meters.add(Gauge.builder("jobfoundry.jobs", () -> current(type, value))
                 .description("Jobs by type and state (pending includes due)")
-                .tags("type", type, "state", state).register(registry));
-        Gauge.builder("jobfoundry.type.paused", () -> {
+                .tags("type", type, "state", state).register(registry)));
+        meters.add(Gauge.builder("jobfoundry.type.paused", () -> {
             refreshIfStale();
             return paused.contains(type) ? 1 : 0;
         }).description("1 while the type is paused (accepts hand out none of its jobs), else 0")
-                .tags("type", type).register(registry);
-        Gauge.builder("jobfoundry.jobs.latency", () -> latencySeconds(type))
+                .tags("type", type).register(registry));
+        meters.add(Gauge.builder("jobfoundry.jobs.latency", () -> latencySeconds(type))
                 .description("How long the type's longest-waiting due job has waited: now minus its due time; 0 when none is due")
-                .baseUnit("seconds").tags("type", type).register(registry);
+                .baseUnit("seconds").tags("type", type).register(registry));
+        return meters;
     }
 
     /** Computed at each scrape from the last refresh's oldest due time, so it grows between refreshes as the wait does. */

@@ -68,6 +68,7 @@ class AuthMatrixTest {
             Map.entry("GET /v1/types", List.of(new Case(null, "viewer"))),
             Map.entry("GET /v1/types/{type}", List.of(new Case(null, "viewer"))),
             Map.entry("PUT /v1/types/{type}", List.of(new Case("{}", "admin"))),
+            Map.entry("DELETE /v1/types/{type}", List.of(new Case(null, "admin"))),
             Map.entry("POST /v1/types/{type}/pause", List.of(new Case(null, "admin"))),
             Map.entry("POST /v1/types/{type}/resume", List.of(new Case(null, "admin"))),
             Map.entry("POST /v1/repeat/preview", List.of(new Case("{}", "viewer"))),

@@ -76,7 +76,7 @@ class MetricsTest {
     void requestsToNoRouteAddNoSeriesOfTheirOwn() {
         String type = Api.type("cardinality");
         for (int i = 0; i < 3; i++) {
-            given().delete("/v1/types/" + type + "-" + i).then().statusCode(405);
+            given().patch("/v1/types/" + type + "-" + i).then().statusCode(405);
             given().urlEncodingEnabled(false).get("/v1/jobs/" + type + "/%2E").then().statusCode(400);
         }
         String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();

@@ -74,6 +74,7 @@ class OpenApiDocumentTest {
             Map.entry("GET /v1/types", Set.of(503)),
             Map.entry("GET /v1/types/{type}", Set.of(400, 404, 503)),
             Map.entry("PUT /v1/types/{type}", Set.of(400, 413, 415, 503)),
+            Map.entry("DELETE /v1/types/{type}", Set.of(400, 404, 409, 413, 415, 503)),
             Map.entry("POST /v1/types/{type}/pause", Set.of(400, 413, 415, 503)),
             Map.entry("GET /v1/types/{type}/groups", Set.of(400, 404, 503)),
             Map.entry("POST /v1/types/{type}/resume", Set.of(400, 413, 415, 503)),

@@ -32,6 +32,7 @@ class SecretsInLogsTest {
                 .put("/v1/jobs/{type}/{id}", type, "gone").then().statusCode(201);
         given().auth().oauth2(TokensProfile.PRODUCER).delete("/v1/jobs/{type}/{id}", type, "gone").then().statusCode(204);
         given().auth().oauth2(TokensProfile.ADMIN).post("/v1/types/{type}/pause", type).then().statusCode(200);
+        given().auth().oauth2(TokensProfile.ADMIN).delete("/v1/types/{type}", type).then().statusCode(204);
         given().auth().oauth2(TokensProfile.VIEWER).delete("/v1/jobs/{type}/{id}", type, "x").then().statusCode(403);
         given().auth().oauth2(TokensProfile.ADMIN).contentType(ContentType.JSON)
                 .body("{\"action\":\"cancel\",\"filter\":{\"type\":\"" + type + "\",\"state\":\"pending\","
@@ -48,6 +49,7 @@ class SecretsInLogsTest {
         assertFalse(log.contains(refused), "a refused token is in the log");
         assertTrue(log.contains("ci-producer removed job " + type + "/gone"), "the removal's audit line");
         assertTrue(log.contains("ci-admin paused type " + type), "the pause's audit line");
+        assertTrue(log.contains("ci-admin deleted type " + type), "the deletion's audit line");
         // The file's lines are JSON, where the group's quotes are escaped.
         assertTrue(log.lines().anyMatch(line -> line.contains("ci-admin ran bulk cancel on type " + type + " (state pending,"
                 + " group ") && line.contains("tenant-a") && line.contains("): 0 matched, 0 changed")),

@@ -111,6 +111,7 @@ class TypeScopeTest {
         forbidden(confined().delete("/v1/jobs/{type}/{id}", billing, "invoice-1").then());
         forbidden(json(confined(), "{\"maxAttempts\":1}").put("/v1/types/{type}", billing).then());
         forbidden(confined().post("/v1/types/{type}/pause", billing).then());
+        forbidden(confined().delete("/v1/types/{type}", billing).then());
         // Nothing changed: the job reads as it did, byte for byte (its revision included); the type is not paused.
         assertEquals(before, admin().get("/v1/jobs/{type}/{id}", billing, "invoice-1").then().statusCode(200)
                 .extract().asString());

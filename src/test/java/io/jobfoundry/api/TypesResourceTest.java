@@ -4,6 +4,7 @@ import static io.jobfoundry.api.Api.json;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 
@@ -119,6 +120,33 @@ class TypesResourceTest {
         given().post("/v1/types/{type}/resume", type).then().statusCode(200).body("paused", equalTo(false));
         json("{\"types\":[\"" + type + "\"]}").post("/v1/accept").then().statusCode(200);
         given().post("/v1/types/{type}/pause", "bad type").then().statusCode(400);
+    }
+
+    /** An operator's clean-up of a misspelt or retired type: refused with its counts while jobs are left. */
+    @Test
+    void aTypeIsDeletedOnceItsJobsAreRemoved() {
+        String type = Api.type("retired");
+        json("{\"maxAttempts\":3}").put("/v1/types/{type}", type).then().statusCode(200);
+        Api.put(type, "a", "{}").statusCode(201);
+        given().delete("/v1/types/{type}", type).then().statusCode(409).contentType("application/problem+json")
+                .body("type", equalTo("tag:jobfoundry.io,2026:problem/type-in-use"))
+                .body("counts.pending", equalTo(1)).body("counts.running", equalTo(0))
+                .body("detail", org.hamcrest.Matchers.containsString("POST /v1/bulk"));
+        given().get("/v1/types/{type}", type).then().statusCode(200).body("maxAttempts", equalTo(3));
+
+        json("{\"action\":\"remove\",\"filter\":{\"type\":\"" + type + "\"}}").post("/v1/bulk").then()
+                .statusCode(200).body("changed", equalTo(1));
+        json("{\"force\":true}").delete("/v1/types/{type}", type).then().statusCode(400);
+        given().delete("/v1/types/{type}", type).then().statusCode(204);
+        given().get("/v1/types/{type}", type).then().statusCode(404);
+        given().get("/v1/types").then().statusCode(200).body("types.type", not(hasItem(type)));
+        given().delete("/v1/types/{type}", type).then().statusCode(404)
+                .body("type", equalTo("tag:jobfoundry.io,2026:problem/type-not-found"));
+        given().delete("/v1/types/{type}", "bad type").then().statusCode(400).body("field", equalTo("type"));
+
+        Api.put(type, "b", "{}").statusCode(201);
+        given().get("/v1/types/{type}", type).then().statusCode(200).body("maxAttempts", equalTo(25))
+                .body("counts.pending", equalTo(1));
     }
 
     @Test

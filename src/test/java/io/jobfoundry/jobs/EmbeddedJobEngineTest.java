@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 class EmbeddedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
-        WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
+        WaitAndHandOffContract, TypeAndCountContract, TypeDeletionContract, BatchContract, OperatingContract,
         ListAndBulkContract, RecentListingContract, DependencyContract,
         FlowLimitContract, CallKeyContract {
 

@@ -15,6 +15,7 @@ import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.model.TypeInUseException;
 import io.jobfoundry.jobs.waits.JobWaits;
 import io.jobfoundry.kv.FaultInjectingStore;
 import io.jobfoundry.kv.KvStore;
@@ -32,6 +33,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -230,6 +232,66 @@ public abstract class EngineConcurrencyContract {
             System.out.println(getClass().getSimpleName() + ": " + store.conflicts + " conflicts in " + store.attempts
                     + " attempts for " + jobs + " jobs");
             assertTrue(store.conflicts.get() < jobs / 10, store.conflicts + " conflicts for " + jobs + " jobs");
+        } finally {
+            pool.shutdownNow();
+            replicas.abort();
+            discardStore(opened);
+        }
+    }
+
+    /**
+     * A type deleted over and over while jobs of it come and go on every replica: whichever
+     * transaction commits first, a job is never left without its type nor taken by the deletion,
+     * and the counters agree with the records afterwards.
+     */
+    @Test
+    void aTypeDeletedWhileItsJobsComeAndGoKeepsEveryJobAndItsType() throws Exception {
+        KvStore opened = openStore(folder);
+        Replicas replicas = new Replicas(opened, REPLICAS, options());
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            AtomicInteger deletions = new AtomicInteger();
+            List<Future<?>> futures = new ArrayList<>();
+            // Few producers, so that the type is often empty for a moment and deletions go through.
+            int producers = 3;
+            for (int t = 0; t < producers; t++) {
+                JobEngine engine = replicas.engine(t);
+                String thread = "t" + t;
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < 100; i++) {
+                        engine.put("fleeting", thread + "-" + i, JobChanges.NONE);
+                        assertTrue(engine.type("fleeting").isPresent(), "a type with a job was deleted");
+                        engine.remove("fleeting", thread + "-" + i);
+                    }
+                    engine.put("fleeting", thread + "-kept", JobChanges.NONE);
+                    return null;
+                }));
+            }
+            JobEngine deleter = replicas.engine(producers);
+            List<Future<?>> producing = List.copyOf(futures);
+            futures.add(pool.submit(() -> {
+                while (!producing.stream().allMatch(Future::isDone)) {
+                    try {
+                        if (deleter.deleteType("fleeting")) {
+                            deletions.incrementAndGet();
+                        }
+                    } catch (TypeInUseException inUse) {
+                        // A job of the type was there: the deletion changed nothing.
+                    }
+                }
+                return null;
+            }));
+            for (Future<?> future : futures) {
+                future.get(5, TimeUnit.MINUTES);
+            }
+            System.out.println(getClass().getSimpleName() + ": the type was deleted " + deletions + " times");
+            JobEngine engine = replicas.engine(0);
+            List<String> kept = engine.list("fleeting", null, null, null, 100, null).jobs().stream().map(Job::id).toList();
+            assertEquals(producers, kept.size(), "jobs left: " + kept);
+            assertTrue(kept.stream().allMatch(id -> id.endsWith("-kept")), "jobs left: " + kept);
+            Counts counts = engine.type("fleeting").orElseThrow().counts();
+            assertEquals(new Counts(producers, producers, 0, 0, 0, 0), counts);
+            assertTrue(replicas.stop());
         } finally {
             pool.shutdownNow();
             replicas.abort();

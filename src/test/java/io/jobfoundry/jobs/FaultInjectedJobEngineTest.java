@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * or after it (commit_unknown_result): every operation must be safe to run twice.
  */
 class FaultInjectedJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
-        WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
+        WaitAndHandOffContract, TypeAndCountContract, TypeDeletionContract, BatchContract, OperatingContract,
         ListAndBulkContract, RecentListingContract, DependencyContract,
         FlowLimitContract, CallKeyContract {
 

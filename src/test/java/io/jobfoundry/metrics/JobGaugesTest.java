@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +49,35 @@ class JobGaugesTest {
             assertEquals(0, paused.value());
             engine.pause("fresh", true);
             assertEquals(1, paused.value(), "a paused type shows as 1");
+        }
+    }
+
+    /** A deleted type's gauges go at the next refresh, so no series of it lingers at zero; its next job brings them back. */
+    @Test
+    void aDeletedTypesGaugesGoAndComeBackWithItsNextJob() {
+        try (EmbeddedStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")))) {
+            JobEngine engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(),
+                    EngineOptions.DEFAULT);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            new JobGauges(engine, Duration.ZERO).bindTo(registry);
+            engine.put("typo", "a", JobChanges.NONE);
+            engine.put("kept", "k", JobChanges.NONE);
+            scrape(registry);
+            assertEquals(8, registry.find("jobfoundry.jobs").tags("type", "typo").gauges().size()
+                    + registry.find("jobfoundry.type.paused").tags("type", "typo").gauges().size()
+                    + registry.find("jobfoundry.jobs.latency").tags("type", "typo").gauges().size());
+
+            engine.remove("typo", "a");
+            engine.deleteType("typo");
+            scrape(registry);
+            assertEquals(List.of(), registry.getMeters().stream()
+                    .filter(meter -> "typo".equals(meter.getId().getTag("type"))).toList());
+            assertEquals(1, registry.find("jobfoundry.job.types").gauge().value());
+            assertEquals(1, registry.find("jobfoundry.jobs").tags("type", "kept", "state", "pending").gauge().value());
+
+            engine.put("typo", "b", JobChanges.NONE);
+            scrape(registry);
+            assertEquals(1, registry.find("jobfoundry.jobs").tags("type", "typo", "state", "pending").gauge().value());
         }
     }
 

@@ -6,7 +6,9 @@ import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.kv.TupleReader;
 import io.jobfoundry.kv.TupleWriter;
 import io.jobfoundry.kv.VersionstampKeys;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The data model: every key the engine writes, tuple-encoded (couch_jobs' layout, extended with
@@ -85,6 +87,22 @@ public final class JobKeys {
 
     public static byte[] typesEnd() {
         return TupleWriter.of("t").rangeEnd();
+    }
+
+    /**
+     * Where the keys of the type's own families lie, as {@code [begin, end)} pairs: indexes,
+     * group marks and counts, activity, counters. What deleting a type no job uses clears
+     * ({@link TypeRegistry#remove}), with the single keys {@link #type} and {@link #latestActivity}.
+     * Not the jobs' ({@code "j"}, empty then) nor the dependency edges', which name jobs and
+     * resolve on their own.
+     */
+    static List<byte[][]> typeFamilies(String type) {
+        List<byte[][]> ranges = new ArrayList<>();
+        for (String family : new String[] {"s", "r", "g", "a", "c", "k", "p", "f"}) {
+            TupleWriter prefix = TupleWriter.of(family).add(type);
+            ranges.add(new byte[][] {prefix.rangeBegin(), prefix.rangeEnd()});
+        }
+        return ranges;
     }
 
     public static byte[] job(String type, String id) {

@@ -2,6 +2,8 @@ package io.jobfoundry.jobs.records;
 
 import io.jobfoundry.kv.TupleReader;
 import io.jobfoundry.kv.TupleWriter;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The keys of concurrency and rate limits: permit slots {@code ("l", type, n)} and
@@ -55,6 +57,19 @@ public final class SlotKeys {
 
     public static LimitSlots groupRateSlots(String type, String group) {
         return new LimitSlots(TupleWriter.of("n").add(type).add(group).pack());
+    }
+
+    /**
+     * Where every limit slot of the type lies, its groups' too, as {@code [begin, end)} pairs:
+     * what deleting a type no job uses clears with its other keys ({@link JobKeys#typeFamilies}).
+     */
+    static List<byte[][]> typeFamilies(String type) {
+        List<byte[][]> ranges = new ArrayList<>();
+        for (String family : new String[] {"l", "m", "q", "n"}) {
+            TupleWriter prefix = TupleWriter.of(family).add(type);
+            ranges.add(new byte[][] {prefix.rangeBegin(), prefix.rangeEnd()});
+        }
+        return ranges;
     }
 
     /** Where the per-group rate slots of {@code type}, every group's, begin and end. */

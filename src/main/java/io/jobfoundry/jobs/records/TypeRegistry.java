@@ -67,6 +67,24 @@ public final class TypeRegistry {
         return new Registered(settings, paused);
     }
 
+    /**
+     * Forgets a type no job uses: its registration (settings, pause), counters, group marks and
+     * counts, what is left in its indexes, and its limit slots; its next job registers it again
+     * with the defaults. Not its ready-watch counter ({@link JobKeys#readyWatch}): accepts blocked
+     * on any replica watch it, and a counter that starts again from zero could come back to the
+     * very value a watcher last saw.
+     */
+    public static void remove(KvTransaction tx, String type) {
+        tx.clear(JobKeys.type(type));
+        tx.clear(JobKeys.latestActivity(type));
+        for (byte[][] range : JobKeys.typeFamilies(type)) {
+            tx.clearRange(range[0], range[1]);
+        }
+        for (byte[][] range : SlotKeys.typeFamilies(type)) {
+            tx.clearRange(range[0], range[1]);
+        }
+    }
+
     /** Every known type, in name order. */
     public static Map<String, Registered> all(KvReads tx) {
         Map<String, Registered> types = new LinkedHashMap<>();

@@ -11,6 +11,7 @@ import io.jobfoundry.jobs.EngineHarness;
 import io.jobfoundry.jobs.ListAndBulkContract;
 import io.jobfoundry.jobs.OperatingContract;
 import io.jobfoundry.jobs.RecentListingContract;
+import io.jobfoundry.jobs.TypeDeletionContract;
 import io.jobfoundry.jobs.RetryAndRepeatContract;
 import io.jobfoundry.jobs.TypeAndCountContract;
 import io.jobfoundry.jobs.WaitAndHandOffContract;
@@ -24,7 +25,7 @@ import java.util.UUID;
  */
 @EnabledIfFdbReachable
 class FdbJobEngineTest extends EngineHarness implements AddAndRemoveContract, AcceptAndLeaseContract, RetryAndRepeatContract,
-        WaitAndHandOffContract, TypeAndCountContract, BatchContract, OperatingContract,
+        WaitAndHandOffContract, TypeAndCountContract, TypeDeletionContract, BatchContract, OperatingContract,
         ListAndBulkContract, RecentListingContract, DependencyContract,
         FlowLimitContract, CallKeyContract {
 
