@@ -1,5 +1,5 @@
-"""The operator's calls: job listings, every type, pause and resume, fairness groups, bulk actions, and who the
-caller is."""
+"""The operator's calls: job listings, every type, pause, resume and deletion of a type, fairness groups, bulk
+actions, and who the caller is."""
 from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional
@@ -28,7 +28,8 @@ def _query(path: str, params: Dict[str, Any]) -> str:
 
 class Operations:
     """Reached as :attr:`Client.operations`. The reads (listings, types, groups) need the ``viewer`` role, pause,
-    resume and bulk ``admin``, for the types the token may see. Thread-safe, like the client it comes from."""
+    resume, deletion and bulk ``admin``, for the types the token may see. Thread-safe, like the client it comes
+    from."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -82,6 +83,18 @@ class Operations:
     def resume(self, type_: str) -> TypeInfo:
         """Resumes a paused type: waiting accepts get its due jobs at once."""
         return TypeInfo.from_json(self._t.send("POST", f"/v1/types/{_seg(type_)}/resume", {}).or_raise().body)
+
+    def delete_type(self, type_: str) -> bool:
+        """Deletes a type no job uses (``DELETE /v1/types/{type}``): its settings, pause and counts go, and it
+        leaves :meth:`types`; its next job registers it again with the defaults. False if the service knows no
+        such type. Raises ProblemError 409 (``type-in-use``) while any job of the type exists, finished ones kept
+        by retention included: remove them first (:meth:`bulk`)."""
+        # Repeated after a lost answer, a deletion that took effect answers 404: False, as for a job's removal.
+        answer = self._t.send("DELETE", f"/v1/types/{_seg(type_)}")
+        if answer.status == 404 and answer.problem().not_found:
+            return False
+        answer.or_raise()
+        return True
 
     def groups(self, type_: str, *, limit: Optional[int] = None, cursor: Optional[str] = None) -> GroupPage:
         """One page of a type's fairness groups with pending or running jobs, in name order."""

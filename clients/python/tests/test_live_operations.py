@@ -121,6 +121,20 @@ class OperationsTest(unittest.TestCase):
         self.assertFalse(self.ops.resume(t).paused)
         self.assertEqual(1, len(c.accept([t], 1, 5)))
 
+    def test_a_type_is_deleted_once_no_job_uses_it(self):
+        c, t = self.client, new_type("py-ops")
+        self.ops.pause(t)
+        job = c.create(t)
+        with self.assertRaises(ProblemError) as in_use:
+            self.ops.delete_type(t)
+        self.assertEqual(409, in_use.exception.status)
+        self.assertTrue(in_use.exception.type.endswith("/type-in-use"), in_use.exception.type)
+
+        self.assertTrue(c.remove(t, job.id))
+        self.assertTrue(self.ops.delete_type(t))
+        self.assertNotIn(t, [info.type for info in self.ops.types()])
+        self.assertFalse(self.ops.delete_type(t), "a type the service no longer knows")
+
     def test_groups_are_counted_and_paged(self):
         c, t = self.client, new_type("py-ops")
         spaced = "tenant 1/é&x=y"  # every character a query must encode

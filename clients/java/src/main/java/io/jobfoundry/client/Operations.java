@@ -13,9 +13,9 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * The operator's calls ({@link JobfoundryClient#operations()}): job listings, every type with its counts, pausing
- * and resuming a type, its fairness groups, and bulk actions. The reads (listings, types, groups) need the
- * {@code viewer} role, pause, resume and bulk {@code admin}, for the types the token may see. Thread-safe, like
+ * The operator's calls ({@link JobfoundryClient#operations()}): job listings, every type with its counts, pausing,
+ * resuming and deleting a type, its fairness groups, and bulk actions. The reads (listings, types, groups) need
+ * the {@code viewer} role, pause, resume, deletion and bulk {@code admin}, for the types the token may see. Thread-safe, like
  * the client it comes from.
  */
 public final class Operations {
@@ -154,6 +154,26 @@ public final class Operations {
      */
     public TypeInfo resume(String type) {
         return Json.type(post(Paths.type(type) + "/resume", Json.MAPPER.createObjectNode()));
+    }
+
+    /**
+     * Deletes a type no job uses ({@code DELETE /v1/types/{type}}): its settings, pause and counts go, and it leaves
+     * {@link #types()}; its next job registers it again with the defaults. For a type misspelt in a {@link #pause}
+     * or a configuration, or one retired once its jobs are removed ({@link #bulk}).
+     *
+     * @param type the type
+     * @return {@code true} if it was deleted, {@code false} if the service knows no such type
+     * @throws ProblemException with status 409 ({@code type-in-use}) while any job of the type exists, finished ones
+     *     kept by retention included
+     */
+    public boolean deleteType(String type) {
+        // Repeated after a lost answer, a deletion that took effect answers 404: false, as for a job's removal.
+        Transport.Answer answer = transport.send("DELETE", Paths.type(type), null, true, Duration.ZERO);
+        if (answer.notFound()) {
+            return false;
+        }
+        answer.orThrow();
+        return true;
     }
 
     /**

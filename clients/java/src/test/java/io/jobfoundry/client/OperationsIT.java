@@ -146,6 +146,21 @@ class OperationsIT {
     }
 
     @Test
+    void aTypeIsDeletedOnceNoJobUsesIt() {
+        String type = LiveService.newType("operations");
+        operations.pause(type);
+        Job job = client.create(type, JobSpec.empty());
+        ProblemException inUse = assertThrows(ProblemException.class, () -> operations.deleteType(type));
+        assertEquals(409, inUse.status());
+        assertTrue(inUse.type().endsWith("/type-in-use"), inUse.type());
+
+        assertTrue(client.remove(type, job.id()));
+        assertTrue(operations.deleteType(type));
+        assertTrue(operations.types().stream().noneMatch(info -> info.type().equals(type)));
+        assertFalse(operations.deleteType(type), "a type the service no longer knows");
+    }
+
+    @Test
     void groupsAreCountedAndPaged() {
         String type = LiveService.newType("operations");
         String spaced = "tenant 1/é&x=y"; // every character a query must encode
