@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { confirmAction, jobPath, launch, ok, openPage, runOne, served, uniqueType } from './harness.js';
+import { api, confirmAction, jobPath, launch, ok, openPage, runOne, served, uniqueType } from './harness.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -98,6 +98,29 @@ test('pause and resume from the type page', async () => {
   await ui.page.locator('[data-paused="false"]').waitFor();
   assert.equal(await ui.page.locator('.outcome').textContent(), `${type} is running.`);
   assert.equal((await ok('GET', `/v1/types/${type}`)).paused, false);
+  ui.check();
+  await ui.close();
+});
+
+test('a type no job uses can be deleted from its page; one with jobs offers no deletion', async () => {
+  const type = uniqueType('misspelt');
+  await ok('POST', `/v1/types/${type}/pause`);
+  const busy = uniqueType('busy');
+  await ok('POST', `/v1/jobs/${busy}`, {});
+  const ui = await openPage(browser);
+  await ui.goto(`#/type/${busy}`);
+  await ui.page.locator('[data-paused="false"]').waitFor();
+  assert.equal(await ui.page.getByRole('button', { name: 'Delete type' }).count(), 0, 'a type with a job is not offered for deletion');
+
+  await ui.goto(`#/type/${type}`);
+  await ui.page.locator('[data-paused="true"]').waitFor();
+  await confirmAction(ui.page, 'Delete type', 'Delete');
+  await ui.page.getByText(`${type} was deleted.`).waitFor();
+  assert.equal(await ui.page.locator('[data-paused]').count(), 0, 'only the report is left');
+  assert.equal((await api('GET', `/v1/types/${type}`)).status, 404);
+  await ui.page.locator('main').getByRole('link', { name: 'Overview' }).click();
+  await ui.page.locator(`a[href="#/type/${busy}"]`).first().waitFor();
+  assert.equal(await ui.page.locator(`a[href="#/type/${type}"]`).count(), 0, 'the overview no longer lists it');
   ui.check();
   await ui.close();
 });

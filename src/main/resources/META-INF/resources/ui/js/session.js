@@ -10,6 +10,7 @@ const NEEDS = {
   retry: ['producer', 'admin'],
   remove: ['producer', 'admin'],
   pause: ['admin'],
+  deleteType: ['admin'],
   bulk: ['admin'],
 };
 

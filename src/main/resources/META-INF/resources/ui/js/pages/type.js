@@ -1,5 +1,5 @@
-// One type: its settings and counts, pause and resume, its fairness groups with their counts,
-// and its failed jobs with their last errors.
+// One type: its settings and counts, pause and resume (and deletion, once no job uses it), its
+// fairness groups with their counts, and its failed jobs with their last errors.
 import { call, get, typePath } from '../api.js';
 import { actionButton, problem } from '../confirm.js';
 import { h, replace, route, segment, table } from '../dom.js';
@@ -10,7 +10,21 @@ import * as session from '../session.js';
 const NOT_SETTINGS = new Set(['type', 'counts', 'paused', 'oldestDueAt']);
 const FAILURES_SHOWN = 20;
 
-function header(type, refresh, outcome) {
+/** Offered only while the type has no job at all: the service refuses it otherwise (409). */
+function deleteButton(type, gone, outcome) {
+  const name = type.type;
+  const jobs = Object.values(type.counts ?? {}).reduce((sum, n) => sum + n, 0);
+  if (jobs > 0 || !session.can('deleteType', name)) return null;
+  return actionButton('Delete type', {
+    danger: true,
+    confirmation: { title: `Delete ${name}?`, message: 'No job uses it. Its settings and pause go, and it leaves the overview; its next job registers it again with the defaults.', confirmLabel: 'Delete' },
+    perform: () => call('DELETE', typePath(name)),
+    done: () => { gone(); return `${name} was deleted.`; },
+    outcome,
+  });
+}
+
+function header(type, refresh, gone, outcome) {
   const name = type.type;
   const pausing = !type.paused;
   const button = session.can('pause', name) ? actionButton(pausing ? 'Pause' : 'Resume', {
@@ -27,7 +41,8 @@ function header(type, refresh, outcome) {
         type.paused ? 'paused' : 'active')),
     h('div', { class: 'actions' }, button,
       h('a', { href: route('/jobs', { type: name }) }, 'All jobs'),
-      session.can('bulk', name) ? h('a', { href: route('/bulk', { type: name }) }, 'Retry failed jobs…') : null),
+      session.can('bulk', name) ? h('a', { href: route('/bulk', { type: name }) }, 'Retry failed jobs…') : null,
+      deleteButton(type, gone, outcome)),
     outcome,
   ];
 }
@@ -129,6 +144,7 @@ async function failures(name, signal) {
 /**
  * outcome: the element an action reports in. Pause and resume redraw the page to show the type's
  * new state; they pass the same element on, so that the report they write in it stays on screen.
+ * A deletion leaves only that report.
  */
 export async function render(main, { params: [name], signal, outcome = h('div', { class: 'outcome' }) }) {
   const type = await get(typePath(name), undefined, signal);
@@ -141,6 +157,9 @@ export async function render(main, { params: [name], signal, outcome = h('div', 
       if (!signal.aborted) outcome.append(problem(error));
     }
   };
-  replace(main, header(type, refresh, outcome), counts(type), limitNote(type), settings(type),
+  // After a deletion only the report stays, with the way back.
+  const gone = () => replace(main, h('h1', null, 'Type ', h('code', null, name)), outcome,
+    h('p', null, h('a', { href: '#/' }, 'Overview')));
+  replace(main, header(type, refresh, gone, outcome), counts(type), limitNote(type), settings(type),
     groups(name, type.concurrency?.perGroup ?? null, signal), await failures(name, signal));
 }
