@@ -12,6 +12,7 @@ import io.jobfoundry.jobs.records.Groups;
 import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.records.JobRecord;
 import io.jobfoundry.jobs.records.Slots;
+import io.jobfoundry.jobs.records.Tokens;
 import io.jobfoundry.jobs.records.TypeCounts;
 import io.jobfoundry.jobs.records.TypeRegistry;
 import io.jobfoundry.kv.Sync;
@@ -96,7 +97,14 @@ final class JobTypes {
      */
     boolean delete(String type) {
         TypeNames.checkType(type);
+        long now = context.now();
+        // As a job's removal: a committed attempt leaves an outcome under this nonce, by which a
+        // retry (after commit_unknown_result) knows the type is gone by its own hand.
+        byte[] outcome = JobKeys.outcome(now, Tokens.next());
         boolean deleted = runner.run(tx -> {
+            if (tx.get(outcome) != null) {
+                return true;
+            }
             if (TypeRegistry.lookup(tx, type) == null) {
                 return false;
             }
@@ -106,6 +114,7 @@ final class JobTypes {
                 throw new TypeInUseException(type, TypeCounts.of(tx.snapshot(), type));
             }
             TypeRegistry.remove(tx, type);
+            tx.set(outcome, new byte[0]);
             return true;
         });
         if (deleted) {
