@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { api, launch, ok, openPage, uniqueType } from './harness.js';
+import { api, launch, ok, openPage, runOne, uniqueType } from './harness.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -10,6 +10,11 @@ test('recurring jobs with their next runs, and a preview of any expression', asy
   const type = uniqueType('repeat');
   await ok('PUT', `/v1/jobs/${type}/nightly`, { repeat: 'SCHEDULED, +1 DAY', scheduledAt: '2030-01-01T04:00:00Z' });
   await ok('PUT', `/v1/jobs/${type}/once`, {});
+  await ok('PUT', `/v1/jobs/${type}/cancelled`, { repeat: 'FINISHED, +1 HOUR', scheduledAt: '2030-01-01T00:00:00Z' });
+  await ok('POST', `/v1/jobs/${type}/cancelled/cancel`, {});
+  const retrying = uniqueType('retrying');
+  await ok('PUT', `/v1/jobs/${retrying}/retried`, { repeat: 'SCHEDULED, +1 DAY' });
+  await runOne(retrying, 'failed', 'upstream timed out');
 
   const ui = await openPage(browser);
   await ui.goto('#/recurring');
@@ -18,6 +23,13 @@ test('recurring jobs with their next runs, and a preview of any expression', asy
   assert.equal(await ui.page.locator('#recurring tr[data-job="once"]').count(), 0);
   assert.deepEqual(await row.locator('ol.runs li').allTextContents(),
     ['2030-01-01 04:00:00Z', '2030-01-02 04:00:00Z', '2030-01-03 04:00:00Z', '2030-01-04 04:00:00Z']);
+  // A cancelled series has ended: it is not said to run again.
+  const ended = ui.page.locator('#recurring tr[data-job="cancelled"] [data-ended]');
+  assert.match(await ended.textContent(), /^ended \(cancelled\)/);
+  // A run being retried: its retry's time, and no runs guessed from it (a SCHEDULED series counts from the run's time).
+  const retried = ui.page.locator('#recurring tr[data-job="retried"] [data-retry]');
+  assert.match(await retried.textContent(), /^attempt 2 at /);
+  assert.equal(await ui.page.locator('#recurring tr[data-job="retried"] ol.runs').count(), 0);
 
   const form = ui.page.locator('#preview');
   await form.locator('[name=repeat]').fill('scheduled, +15 minutes');

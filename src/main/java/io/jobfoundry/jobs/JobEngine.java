@@ -161,7 +161,7 @@ public final class JobEngine {
         ValidChanges valid = ValidChanges.of(type, id, changes, options.maxDataBytes());
         long now = context.now();
         String nonce = Tokens.nonce(key);
-        long due = valid.scheduledAt().orElse(now);
+        long due = Adds.firstRun(valid, valid.repeat().orElse(null), now);
         // A job that may wait for others is not handed to a waiter: it is most likely not due.
         boolean mayWait = valid.after().given() && !valid.after().value().isEmpty();
         HandOff handOff = due <= now && !mayWait ? waiters.claim(type, due) : null;

@@ -8,6 +8,7 @@ import com.cronutils.parser.CronParser;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -43,6 +44,10 @@ public final class CronRepeat implements Repeat {
     private static final CronParser PARSER = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
     private static final ZonedDateTime EPOCH = Instant.EPOCH.atZone(ZoneOffset.UTC);
 
+    /** What each of the five fields holds, for the detail of a refusal. */
+    private static final List<String> FIELDS = List.of("minute field (0-59)", "hour field (0-23)",
+            "day-of-month field (1-31)", "month field (1-12 or JAN-DEC)", "day-of-week field (0-7 or SUN-SAT)");
+
     /** A day-of-week filter never runs longer than one Gregorian cycle of days. */
     private static final int MAX_FILTERED_DAYS = 400 * 366;
 
@@ -66,19 +71,31 @@ public final class CronRepeat implements Repeat {
             throw new RepeatSyntaxException("a cron expression has exactly 5 fields", written, EXAMPLES);
         }
         String expression = String.join(" ", fields);
-        String dayOfMonth = fields.get(2);
-        String dayOfWeek = fields.get(4);
+        List<String> parsed = new ArrayList<>(fields);
+        parsed.set(4, sundayFirst(fields.get(4)));
+        String dayOfMonth = parsed.get(2);
+        String dayOfWeek = parsed.get(4);
         boolean bothDays = !dayOfMonth.equals("*") && !dayOfWeek.equals("*")
                 && (dayOfMonth.startsWith("*") || dayOfWeek.startsWith("*"));
         CronRepeat repeat;
         try {
             repeat = bothDays
-                    ? new CronRepeat(expression, executionTime(String.join(" ", fields.subList(0, 4)) + " *"),
-                            executionTime(fields.get(0) + " " + fields.get(1) + " * " + fields.get(3) + " " + dayOfWeek))
-                    : new CronRepeat(expression, executionTime(expression), null);
+                    ? new CronRepeat(expression, executionTime(String.join(" ", parsed.subList(0, 4)) + " *"),
+                            executionTime(parsed.get(0) + " " + parsed.get(1) + " * " + parsed.get(3) + " " + dayOfWeek))
+                    : new CronRepeat(expression, executionTime(String.join(" ", parsed)), null);
         } catch (RuntimeException e) {
             // cron-utils reports bad input with unchecked exceptions of several kinds; all of
-            // them mean the client's expression is wrong.
+            // them mean the client's expression is wrong. Its messages are its own; the detail
+            // names the field at fault instead, found by parsing each field alone.
+            for (int field = 0; field < 5; field++) {
+                List<String> alone = new ArrayList<>(List.of("*", "*", "*", "*", "*"));
+                alone.set(field, parsed.get(field));
+                try {
+                    executionTime(String.join(" ", alone));
+                } catch (RuntimeException inField) {
+                    throw new RepeatSyntaxException("invalid cron " + FIELDS.get(field), fields.get(field), EXAMPLES, e);
+                }
+            }
             throw new RepeatSyntaxException("invalid cron expression", written, EXAMPLES, e);
         }
         // 0 0 30 2 * parses but never fires. Cron matches repeat with the 400-year Gregorian
@@ -87,6 +104,29 @@ public final class CronRepeat implements Repeat {
             throw new RepeatSyntaxException("cron expression never fires", written, EXAMPLES);
         }
         return repeat;
+    }
+
+    /**
+     * The day-of-week field with {@code SUN} as 0 where it begins a range or stands alone, and as 7
+     * where it ends one: cron-utils reads the name as 7 everywhere, so that {@code SUN-THU}, a
+     * working week in much of the world, was 7-4, a range backwards.
+     */
+    static String sundayFirst(String dayOfWeek) {
+        StringBuilder out = new StringBuilder();
+        for (String item : dayOfWeek.split(",", -1)) {
+            int slash = item.indexOf('/');
+            String range = slash < 0 ? item : item.substring(0, slash);
+            int dash = range.indexOf('-');
+            String from = dash < 0 ? range : range.substring(0, dash);
+            String first = from.equals("SUN") ? "0" : from;
+            String rewritten = first;
+            if (dash >= 0) {
+                String to = range.substring(dash + 1);
+                rewritten += "-" + (to.equals("SUN") ? first.equals("0") ? "0" : "7" : to);
+            }
+            out.append(out.isEmpty() ? "" : ",").append(rewritten).append(slash < 0 ? "" : item.substring(slash));
+        }
+        return out.toString();
     }
 
     private static ExecutionTime executionTime(String expression) {

@@ -259,6 +259,32 @@ public interface RetryAndRepeatContract extends EngineFixture {
         assertEquals("{\"n\":2}", acceptOne("CheckLiveness").job().data());
     }
 
+    /**
+     * A cron job given no scheduledAt waits for its first slot, as cron starts: registering a
+     * nightly job at 10:00 must not run it at 10:00. Added again once finished, the same. Given a
+     * time, or with a Bedrock repeat, it runs when asked (now by default).
+     */
+    @Test
+    default void aCronJobWithoutAScheduledAtStartsAtItsFirstSlot() {
+        Instant tomorrowTwoAm = Instant.parse("2026-11-22T02:00:00Z");
+        assertEquals(tomorrowTwoAm, engine().put("nightly", "eu", JobChanges.NONE.withRepeat("CRON 0 2 * * *")).job()
+                .scheduledAt());
+        assertTrue(accept("nightly", 1).isEmpty(), "not due before its slot");
+        assertEquals(START, engine().put("nightly", "us", JobChanges.NONE.withRepeat("CRON 0 2 * * *")
+                .withScheduledAt(START)).job().scheduledAt(), "a time given is kept");
+        assertEquals(START, engine().put("daily", "a", JobChanges.NONE.withRepeat("DAILY")).job().scheduledAt(),
+                "a Bedrock repeat runs at once, as Bedrock's jobs do");
+
+        engine().cancel("nightly", "eu");
+        clock().advance(Duration.ofHours(17)); // 2026-11-22T03:00Z, past the first slot
+        assertEquals(tomorrowTwoAm.plus(Duration.ofDays(1)), engine().put("nightly", "eu",
+                JobChanges.NONE.withRepeat("CRON 0 2 * * *")).job().scheduledAt(),
+                "a finished cron job added again: its next slot");
+        LeasedJob run = acceptOne("nightly");
+        assertEquals("us", run.job().id());
+        assertEquals(tomorrowTwoAm.plus(Duration.ofDays(1)), finish(run, true).scheduledAt(), "then on the grid");
+    }
+
     @Test
     default void aRepeatingJobWhoseAttemptsRunOutStillMovesOnToItsNextRun() {
         engine().put("nightly", "a", JobChanges.NONE.withRepeat("SCHEDULED, +1 DAY").withMaxAttempts(1));

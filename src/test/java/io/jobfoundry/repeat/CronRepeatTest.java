@@ -77,6 +77,26 @@ class CronRepeatTest {
         assertEquals(Instant.parse("2026-11-30T00:00:00Z"), runs("CRON 0 0 * * 1", saturday, 2).get(1));
     }
 
+    /**
+     * SUN begins a week as 0 does: a range from it runs forward to the day it names (SUN-THU, a
+     * working week in much of the world), and one to it ends the week as 7 does.
+     */
+    @Test
+    void sundayBeginsARangeAsZeroAndEndsOneAsSeven() {
+        Instant saturday = Instant.parse("2026-11-21T10:00:00Z");
+        for (String[] same : new String[][] {{"SUN-THU", "0-4"}, {"SUN-SAT", "*"}, {"SUN-TUE/2", "0,2"},
+                {"FRI-SUN", "5-7"}, {"SUN", "0"}, {"SUN,WED", "0,3"}, {"SAT-SUN", "6,0"}, {"SUN-SUN", "7"}}) {
+            assertEquals(runs("CRON 0 9 * * " + same[1], saturday, 14), runs("CRON 0 9 * * " + same[0], saturday, 14),
+                    same[0]);
+        }
+        List<DayOfWeek> week = runs("CRON 0 9 * * sun-thu", saturday, 5).stream()
+                .map(run -> run.atZone(ZoneOffset.UTC).getDayOfWeek()).toList();
+        assertEquals(List.of(DayOfWeek.SUNDAY, DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY,
+                DayOfWeek.THURSDAY), week);
+        assertEquals("CRON 0 9 * * SUN-THU", RepeatParser.parse("CRON 0 9 * * sun-thu").normalized(),
+                "shown as written");
+    }
+
     private static List<Instant> runs(String repeat, Instant from, int count) {
         return RepeatPreview.upcoming(RepeatParser.parse(repeat), from, from, from, count);
     }

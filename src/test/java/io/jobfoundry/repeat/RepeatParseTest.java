@@ -106,9 +106,12 @@ class RepeatParseTest {
             CRON * * * *                  | a cron expression has exactly 5 fields               | CRON * * * *
             CRON 0 * * * * *              | a cron expression has exactly 5 fields               | CRON 0 * * * * *
             CRON @hourly                  | a cron expression has exactly 5 fields               | CRON @hourly
-            CRON 61 * * * *               | invalid cron expression                              | CRON 61 * * * *
-            CRON 0 0 * * 8                | invalid cron expression                              | CRON 0 0 * * 8
-            CRON 0 0 L * *                | invalid cron expression                              | CRON 0 0 L * *
+            CRON 61 * * * *               | invalid cron minute field (0-59)                     | 61
+            CRON 0 24 * * *               | invalid cron hour field (0-23)                       | 24
+            CRON 0 0 L * *                | invalid cron day-of-month field (1-31)               | L
+            CRON 0 0 * 13 *               | invalid cron month field (1-12 or JAN-DEC)           | 13
+            CRON 0 0 * * 8                | invalid cron day-of-week field (0-7 or SUN-SAT)      | 8
+            CRON 0 0 * * MON-FRU          | invalid cron day-of-week field (0-7 or SUN-SAT)      | MON-FRU
             CRON 0 0 30 2 *               | cron expression never fires                          | CRON 0 0 30 2 *
             """)
     void refuses(String text, String message, String offendingPart) {

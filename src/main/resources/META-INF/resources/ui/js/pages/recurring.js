@@ -53,9 +53,21 @@ async function scan(signal) {
   return { found, complete: true, read };
 }
 
+/**
+ * A pending run's time and, previewed, the runs after it. A finished job's series has ended (it was
+ * cancelled, or its repeat could not go on); a running one's and a retry's next runs depend on when
+ * this run ends, so they are not guessed here.
+ */
 async function nextRuns(job, previewed, signal) {
-  if (job.state !== 'pending') return h('span', { class: 'muted' }, `${job.state}; its next run is computed when this run ends`);
+  if (job.state === 'finished') {
+    return h('span', { class: 'muted', 'data-ended': 'true' }, `ended (${job.result}): it runs again only if added again or resubmitted`);
+  }
+  if (job.state === 'running') return h('span', { class: 'muted' }, 'running; its next run is computed when this run ends');
   const at = job.scheduledAt;
+  if (job.attempt > 0) {
+    return h('span', { 'data-retry': 'true' }, `attempt ${job.attempt + 1} at `, h('time', { title: at }, format.time(at)),
+      h('span', { class: 'muted' }, '; the runs after it are computed when this run ends'));
+  }
   if (!previewed) return h('ol', { class: 'runs' }, h('li', { title: at }, format.time(at)));
   try {
     const answer = await preview({ repeat: job.repeat, scheduledAt: at, startedAt: at, finishedAt: at, count: RUNS_SHOWN }, signal);
