@@ -61,7 +61,8 @@ public class JobsResource {
     }
 
     @Operation(operationId = "createJob", summary = "Add a job with a generated id",
-            description = "A new pending job with a random 22-character id, due at scheduledAt (default now).")
+            description = "A new pending job with a random 22-character id, due at scheduledAt (default now; with a "
+                    + "CRON repeat, its first slot).")
     @Tag(name = "Jobs")
     @RequestBody(ref = "JobChanges")
     @APIResponse(responseCode = "201", description = "The job was added",

@@ -160,7 +160,7 @@ public final class JobBatches {
                 if (done.get(i) instanceof Processing.Finished finished) {
                     Runs.logSeriesEnd(item.type(), item.id(), finished.seriesEnd());
                     if (finished.startedAt() >= 0) {
-                        observeFinish(item, finished.startedAt(), now);
+                        observeFinish(item, finished, now);
                     }
                     results.add(result(finished.step()));
                 } else {
@@ -257,9 +257,13 @@ public final class JobBatches {
         return new ItemResult(step.halt() == null ? step.job() : null, step.halt());
     }
 
-    private void observeFinish(FinishItem item, long startedAt, long now) {
+    private void observeFinish(FinishItem item, Processing.Finished finished, long now) {
         try {
-            context.observer().finished(item.type(), item.succeeded(), Times.elapsedForMetrics(startedAt, now));
+            context.observer().finished(item.type(), item.succeeded(),
+                    Times.elapsedForMetrics(finished.startedAt(), now));
+            if (finished.runFailed()) {
+                context.observer().runsFailed(item.type(), 1);
+            }
         } catch (RuntimeException e) {
             LOG.error("reporting a finish to the metrics failed; the finish stands", e); // it committed
         }

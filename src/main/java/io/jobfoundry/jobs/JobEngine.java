@@ -357,6 +357,9 @@ public final class JobEngine {
             if (done.startedAt() >= 0) {
                 try {
                     context.observer().finished(type, succeeded, Times.elapsedForMetrics(done.startedAt(), now));
+                    if (done.runFailed()) {
+                        context.observer().runsFailed(type, 1);
+                    }
                 } catch (RuntimeException e) {
                     LOG.error("reporting a finish to the metrics failed; the finish stands", e); // it committed
                 }

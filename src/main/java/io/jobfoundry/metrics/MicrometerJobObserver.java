@@ -45,6 +45,7 @@ public final class MicrometerJobObserver implements JobObserver {
         final Counter succeeded;
         final Counter failed;
         final Counter requeued;
+        final Counter runsFailed;
         final Counter expired;
         final Timer waited;
         final Timer ranSucceeded;
@@ -57,6 +58,10 @@ public final class MicrometerJobObserver implements JobObserver {
             failed = finished(type, "failed");
             requeued = Counter.builder("jobfoundry.jobs.requeued")
                     .description("Running jobs taken back because their processor went quiet (retried, or ended when out of attempts)")
+                    .tag("type", type).register(registry);
+            runsFailed = Counter.builder("jobfoundry.runs.failed")
+                    .description("Runs that failed for good: their last attempt failed or went quiet (the job finished "
+                            + "failed, or, repeating, went on to its next run)")
                     .tag("type", type).register(registry);
             expired = Counter.builder("jobfoundry.jobs.expired")
                     .description("Finished jobs removed by retention once their type's time to keep them was up")
@@ -101,6 +106,11 @@ public final class MicrometerJobObserver implements JobObserver {
     @Override
     public void requeued(String type, int jobs) {
         of(type).requeued.increment(jobs);
+    }
+
+    @Override
+    public void runsFailed(String type, int runs) {
+        of(type).runsFailed.increment(runs);
     }
 
     @Override

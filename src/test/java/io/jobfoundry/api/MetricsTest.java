@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobfoundry.jobs.background.ActivityMonitor;
+import io.jobfoundry.jobs.background.DueWaker;
 import io.jobfoundry.jobs.background.JobCleaner;
 import io.jobfoundry.metrics.JobGauges;
 import io.quarkus.test.junit.QuarkusTest;
@@ -36,6 +37,9 @@ class MetricsTest {
     @Inject
     JobCleaner cleaner;
 
+    @Inject
+    DueWaker waker;
+
     @Test
     void jobsMovingThroughTheQueueShowInCountersHistogramsAndGauges() {
         String type = Api.type("metrics");
@@ -54,6 +58,8 @@ class MetricsTest {
         assertEquals(3.0, value(metrics, "jobfoundry_jobs_accepted_total", "type=\"" + type + "\""), 0.0);
         assertEquals(1.0, value(metrics, "jobfoundry_jobs_finished_total", "outcome=\"succeeded\"", "type=\"" + type + "\""), 0.0);
         assertEquals(1.0, value(metrics, "jobfoundry_jobs_finished_total", "outcome=\"failed\"", "type=\"" + type + "\""), 0.0);
+        assertEquals(0.0, value(metrics, "jobfoundry_runs_failed_total", "type=\"" + type + "\""), 0.0,
+                "a failed attempt with attempts left is no failed run");
         assertEquals(3.0, value(metrics, "jobfoundry_jobs_wait_seconds_count", "type=\"" + type + "\""), 0.0);
         assertEquals(1.0, value(metrics, "jobfoundry_jobs_run_seconds_count", "outcome=\"succeeded\"", "type=\"" + type + "\""), 0.0);
         assertEquals(1.0, value(metrics, "jobfoundry_jobs", "state=\"running\"", "type=\"" + type + "\""), 0.0);
@@ -121,7 +127,35 @@ class MetricsTest {
         clock.advance(Duration.ofSeconds(6));
         activityMonitor.runOnce();
 
-        assertEquals(1.0, value(scrape(), "jobfoundry_jobs_requeued_total", "type=\"" + type + "\""), 0.0);
+        String metrics = scrape();
+        assertEquals(1.0, value(metrics, "jobfoundry_jobs_requeued_total", "type=\"" + type + "\""), 0.0);
+        assertEquals(0.0, value(metrics, "jobfoundry_runs_failed_total", "type=\"" + type + "\""), 0.0,
+                "attempts remain: the run is retried");
+    }
+
+    /**
+     * A repeating job's run that fails for good leaves no finished job to count: the job is pending
+     * for its next run. The counter is what an alert on "the nightly report failed" watches.
+     */
+    @Test
+    void runsThatFailForGoodAreCountedThoughTheSeriesGoesOn() {
+        String type = Api.type("metrics-nightly");
+        json("{\"activityTimeout\":5}").put("/v1/types/{type}", type).then().statusCode(200);
+        Api.put(type, "report", "{\"repeat\":\"SCHEDULED, +1 MINUTE\",\"maxAttempts\":1}").statusCode(201);
+        Api.Taken run = Api.accepted(type);
+        Api.finish(type, run.id(), "{\"lease\":\"" + run.lease() + "\",\"outcome\":\"failed\",\"error\":\"db down\"}")
+                .statusCode(200);
+        Api.get(type, "report").statusCode(200).body("state", org.hamcrest.Matchers.equalTo("pending"));
+        assertEquals(1.0, value(scrape(), "jobfoundry_runs_failed_total", "type=\"" + type + "\""), 0.0);
+
+        // The next run's processor goes quiet on its only attempt: that run failed for good too.
+        clock.advance(Duration.ofMinutes(1));
+        waker.runOnce();
+        Api.acceptOne(type);
+        activityMonitor.runOnce();
+        clock.advance(Duration.ofSeconds(6));
+        activityMonitor.runOnce();
+        assertEquals(2.0, value(scrape(), "jobfoundry_runs_failed_total", "type=\"" + type + "\""), 0.0);
     }
 
     @Test

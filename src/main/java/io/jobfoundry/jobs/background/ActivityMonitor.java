@@ -161,13 +161,14 @@ public final class ActivityMonitor {
                 List<KeyValue> stale =
                         tx.getRange(JobKeys.activityBegin(type), JobKeys.activityThrough(type, through), size);
                 int moved = 0;
+                int failed = 0;
                 Map<String, String> seriesEnds = new LinkedHashMap<>();
                 for (KeyValue kv : stale) {
                     JobKeys.ActivityEntry entry = JobKeys.activityEntry(kv.key(), kv.value());
                     String id = entry.id();
                     JobRecord r = JobRecord.load(tx, type, id);
                     if (r != null && r.state() == JobState.RUNNING && entry.stamp().equals(r.activity())) {
-                        Runs.reenqueueStale(tx, r, settings, now);
+                        failed += Runs.reenqueueStale(tx, r, settings, now) ? 1 : 0;
                         moved++;
                         if (r.seriesEnd() != null) {
                             seriesEnds.put(id, r.seriesEnd());
@@ -176,14 +177,17 @@ public final class ActivityMonitor {
                         tx.clear(kv.key()); // an activity key its job no longer owns
                     }
                 }
-                return new Requeued(new ShrinkingBatches.Step(stale.size(), moved), seriesEnds);
+                return new Requeued(new ShrinkingBatches.Step(stale.size(), moved), failed, seriesEnds);
             });
             batch.seriesEnds().forEach((id, why) -> Runs.logSeriesEnd(type, id, why));
+            if (batch.failed() > 0) {
+                context.observer().runsFailed(type, batch.failed());
+            }
             return batch.step();
         });
     }
 
-    /** A batch's moves, and the series it ended (logged once it has committed). */
-    private record Requeued(ShrinkingBatches.Step step, Map<String, String> seriesEnds) {
+    /** A batch's moves, how many were a run's last attempt, and the series it ended (logged once it has committed). */
+    private record Requeued(ShrinkingBatches.Step step, int failed, Map<String, String> seriesEnds) {
     }
 }

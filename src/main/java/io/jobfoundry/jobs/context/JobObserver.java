@@ -21,6 +21,14 @@ public interface JobObserver {
     default void finished(String type, boolean succeeded, Duration ran) {
     }
 
+    /**
+     * {@code runs} runs of the type failed for good: their last attempt failed or went quiet. The
+     * job finished failed, or, repeating, went on to its next run, where no count of finished jobs
+     * sees it.
+     */
+    default void runsFailed(String type, int runs) {
+    }
+
     /** The activity monitor took back {@code jobs} running jobs whose processor went quiet (retried, or ended). */
     default void requeued(String type, int jobs) {
     }

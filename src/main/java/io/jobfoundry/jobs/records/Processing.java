@@ -31,10 +31,10 @@ public final class Processing {
 
     /**
      * What a finish's committed attempt did: its answer; when the run it ended had started
-     * ({@code startedAt}, or -1 if this attempt ended no run); and the series it ended, to be
-     * logged once committed.
+     * ({@code startedAt}, or -1 if this attempt ended no run); the series it ended, to be logged
+     * once committed; and whether it was the run's last attempt, failed ({@code runFailed}).
      */
-    public record Finished(Step step, long startedAt, String seriesEnd) {
+    public record Finished(Step step, long startedAt, String seriesEnd, boolean runFailed) {
     }
 
     /**
@@ -72,11 +72,11 @@ public final class Processing {
                     && r.result != JobResult.CANCELLED
                     ? r.lastError // this call's own attempt ended the series, unlogged
                     : null;
-            return new Finished(new Step(r.view(), null), -1, seriesEnd);
+            return new Finished(new Step(r.view(), null), -1, seriesEnd, false);
         }
         checkLease(r, f.type(), f.id(), f.lease());
         if (r.cancelRequested) {
-            return new Finished(Runs.endCancelled(tx, r, f.now()), -1, null);
+            return new Finished(Runs.endCancelled(tx, r, f.now()), -1, null, false);
         }
         long now = f.now();
         long startedAt = r.startedAt == null ? now : r.startedAt;
@@ -88,6 +88,7 @@ public final class Processing {
         r.finishedBy = f.nonce();
         r.data = f.data().orElse(r.data);
         r.finishedAt = now;
+        boolean runFailed = false;
         if (f.succeeded()) {
             r.lastError = null;
             Runs.complete(tx, r, now);
@@ -99,10 +100,11 @@ public final class Processing {
                 Runs.retryLater(tx, r, TypeRegistry.ensure(tx, f.type()), now, f.jitter(), f.notBefore());
             } else {
                 Runs.exhausted(tx, r, now);
+                runFailed = true;
             }
         }
         r.save(tx, now);
-        return new Finished(new Step(r.view(), null), startedAt, r.seriesEnd);
+        return new Finished(new Step(r.view(), null), startedAt, r.seriesEnd, runFailed);
     }
 
     /**

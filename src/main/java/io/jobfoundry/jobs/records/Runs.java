@@ -154,11 +154,14 @@ public final class Runs {
         }
     }
 
-    /** The activity monitor's move: a running job whose processor went quiet. Saves it. */
-    public static void reenqueueStale(KvTransaction tx, JobRecord r, TypeSettings settings, long now) {
+    /**
+     * The activity monitor's move: a running job whose processor went quiet. Saves it; answers
+     * whether that was the run's last attempt.
+     */
+    public static boolean reenqueueStale(KvTransaction tx, JobRecord r, TypeSettings settings, long now) {
         if (r.cancelRequested) {
             endCancelled(tx, r, now);
-            return;
+            return false;
         }
         String quiet = "activity timeout: no heartbeat or finish within "
                 + TypeSettings.seconds(settings.activityTimeout()).toPlainString() + " s";
@@ -166,7 +169,8 @@ public final class Runs {
         r.stopRunning(tx);
         r.attempt++;
         r.lastError = quiet;
-        if (r.attempt < r.maxAttempts) {
+        boolean last = r.attempt >= r.maxAttempts;
+        if (!last) {
             // The processor vanished, not the job: it may run again at once.
             retryAt(r, now);
             r.place(tx, now);
@@ -175,6 +179,7 @@ public final class Runs {
             exhausted(tx, r, now);
         }
         r.save(tx, now);
+        return last;
     }
 
     /**
