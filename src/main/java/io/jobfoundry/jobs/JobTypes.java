@@ -28,8 +28,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The engine's calls on types rather than jobs: their settings, pause, deletion, counts, oldest
- * due time and groups. Each is one transaction over the type registry and the counters; {@link JobEngine}
- * offers them.
+ * due time and groups. Each is one transaction over the type registry and the counters;
+ * {@link JobEngine} offers them.
  */
 final class JobTypes {
 

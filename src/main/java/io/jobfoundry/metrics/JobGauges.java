@@ -23,10 +23,10 @@ import org.jboss.logging.Logger;
  * engine keeps in the same transactions as the jobs — one small read per type, never a scan of
  * the jobs. A scrape refreshes them at most once per {@code maxAge}; a type's gauges appear at the
  * first refresh that sees it and go at the first that no longer does (the type was deleted).
- * {@code jobfoundry.job.types}, the number of types, is there from the
- * start, so that a scrape refreshes even when no type had gauges yet (a new store).
- * {@code jobfoundry.jobs.latency{type}} (seconds) is Sidekiq's queue latency: how long the
- * longest-waiting due job has waited, from the first key of the type's pending index.
+ * {@code jobfoundry.job.types}, the number of types, is there from the start, so that a scrape
+ * refreshes even when no type had gauges yet (a new store). {@code jobfoundry.jobs.latency{type}}
+ * (seconds) is Sidekiq's queue latency: how long the longest-waiting due job has waited, from the
+ * first key of the type's pending index.
  */
 public final class JobGauges implements MeterBinder {
 

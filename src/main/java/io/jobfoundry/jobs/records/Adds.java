@@ -15,10 +15,11 @@ import java.util.Arrays;
 /**
  * couch_jobs' {@code add}: a new job is pending; a pending one takes the changes; a running one
  * is flagged to run again when it finishes; a finished one is pending again (a new or finished
- * job with a cron repeat and no {@code scheduledAt}: from the cron's first slot, {@link #firstRun}). With {@code after}, a
- * pending job waits for those jobs ({@link Dependencies}): a new one, a pending one (whose
- * dependencies it replaces) and a finished one (a fresh run, which waits for the {@code after}
- * it carries and for none without); a running one refuses it ({@code 409}).
+ * job with a cron repeat and no {@code scheduledAt}: from the cron's first slot, {@link
+ * #firstRun}). With {@code after}, a pending job waits for those jobs ({@link Dependencies}): a
+ * new one, a pending one (whose dependencies it replaces) and a finished one (a fresh run, which
+ * waits for the {@code after} it carries and for none without); a running one refuses it
+ * ({@code 409}).
  */
 public final class Adds {
 
