@@ -97,8 +97,13 @@ public final class JobKeys {
      * resolve on their own.
      */
     static List<byte[][]> typeFamilies(String type) {
+        return typeRanges(type, "s", "r", "g", "a", "c", "k", "p", "f");
+    }
+
+    /** The ranges of the keys {@code (family, type, ...)}, one per family. */
+    static List<byte[][]> typeRanges(String type, String... families) {
         List<byte[][]> ranges = new ArrayList<>();
-        for (String family : new String[] {"s", "r", "g", "a", "c", "k", "p", "f"}) {
+        for (String family : families) {
             TupleWriter prefix = TupleWriter.of(family).add(type);
             ranges.add(new byte[][] {prefix.rangeBegin(), prefix.rangeEnd()});
         }

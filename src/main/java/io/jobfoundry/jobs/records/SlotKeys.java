@@ -2,7 +2,6 @@ package io.jobfoundry.jobs.records;
 
 import io.jobfoundry.kv.TupleReader;
 import io.jobfoundry.kv.TupleWriter;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -64,12 +63,7 @@ public final class SlotKeys {
      * what deleting a type no job uses clears with its other keys ({@link JobKeys#typeFamilies}).
      */
     static List<byte[][]> typeFamilies(String type) {
-        List<byte[][]> ranges = new ArrayList<>();
-        for (String family : new String[] {"l", "m", "q", "n"}) {
-            TupleWriter prefix = TupleWriter.of(family).add(type);
-            ranges.add(new byte[][] {prefix.rangeBegin(), prefix.rangeEnd()});
-        }
-        return ranges;
+        return JobKeys.typeRanges(type, "l", "m", "q", "n");
     }
 
     /** Where the per-group rate slots of {@code type}, every group's, begin and end. */
