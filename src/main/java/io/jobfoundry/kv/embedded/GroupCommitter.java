@@ -44,7 +44,7 @@ final class GroupCommitter implements Runnable {
     /** Whether a transaction body is running now; read and written only by {@link #thread}. */
     private boolean inBody;
     private volatile boolean closing;
-    /** Why the store stopped taking work before it was closed: its log could not be synced. */
+    /** Why the store stopped taking work before it was closed: its log could not be synced, or its file written. */
     private volatile StoreException broken;
 
     /** With {@code log} {@link LogSync#NONE}, commits are acknowledged without a sync (durability os). */
@@ -338,13 +338,22 @@ final class GroupCommitter implements Runnable {
         } catch (SQLException e) {
             cause.addSuppressed(e);
         }
+        if (SqliteKeySpace.lost(cause)) {
+            // Nothing of the batch committed; no later batch would either. Stop, so that the
+            // liveness probe asks for the restart that reopens the file (a remounted volume).
+            broken = new StoreException("the embedded store cannot write or read its file (" + cause.getMessage()
+                    + "); it takes no more work: restart the service once the volume is writable again",
+                    storeName, cause);
+            closing = true;
+        }
+        StoreException lost = broken;
         RetryableStoreException batchFailed =
                 new RetryableStoreException(RetryableStoreException.Reason.TRANSIENT, storeName, cause);
         RetryableStoreException ownFailure =
                 new RetryableStoreException(SqliteKeySpace.reasonOf(cause), storeName, cause);
         List<CommitRequest<?>> failedBodies = new ArrayList<>();
         for (CommitRequest<?> request : batch) {
-            RetryableStoreException failure = request == culprit ? ownFailure : batchFailed;
+            StoreException failure = lost != null ? lost : request == culprit ? ownFailure : batchFailed;
             if (request.tx != null) {
                 request.tx.watches().forEach(w -> watches.disarm(w, failure));
                 request.tx.failVersionstamp(failure);

@@ -168,6 +168,51 @@ class EmbeddedStoreTest extends KvStoreContract {
         assertEquals(800, runner.run(tx -> tx.getRange(key("t"), key("u"), 0)).size());
     }
 
+    /**
+     * A file SQLite can no longer write does not heal by retrying (a volume remounted read-only
+     * after an I/O error, met in operation; here the connection is made read-only, which SQLite
+     * answers as it answers such a volume, SQLITE_READONLY): the store stops, says to restart, and
+     * tells the liveness probe, instead of answering every request with a 503 after its retries
+     * while the probes say all is well.
+     */
+    @Test
+    void aFileThatCannotBeWrittenStopsTheStoreUntilARestart() throws Exception {
+        runner.run(tx -> {
+            tx.set(key("before"), bytes("x"));
+            return null;
+        });
+        // On the committer's thread, which owns the connection: from now on SQLite refuses writes.
+        Connection connection = connection((EmbeddedStore) store);
+        store.runOnce(tx -> {
+            try (Statement pragma = connection.createStatement()) {
+                pragma.execute("PRAGMA query_only = 1");
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return null;
+        }, Duration.ofSeconds(EVENT_TIMEOUT_SECONDS));
+        assertTrue(store.failedForGood().isEmpty());
+
+        StoreException refused = assertThrows(StoreException.class, () -> runner.run(tx -> {
+            tx.set(key("after"), bytes("y"));
+            return null;
+        }));
+        assertFalse(refused instanceof RetryableStoreException, "not retried: " + refused);
+        assertTrue(refused.getMessage().contains("restart the service"), refused.getMessage());
+        assertTrue(store.failedForGood().orElseThrow().contains("cannot write or read its file"), "for the liveness probe");
+        assertThrows(StoreException.class, () -> runner.run(tx -> tx.get(key("before"))), "it takes no more work");
+    }
+
+    /** The store's own connection, which no API hands out: only a test breaks it on purpose. */
+    private static Connection connection(EmbeddedStore store) throws ReflectiveOperationException {
+        var keysField = EmbeddedStore.class.getDeclaredField("keys");
+        keysField.setAccessible(true);
+        Object keys = keysField.get(store);
+        var connectionField = SqliteKeySpace.class.getDeclaredField("connection");
+        connectionField.setAccessible(true);
+        return (Connection) connectionField.get(keys);
+    }
+
     @Test
     void whenABatchCannotBeWrittenEveryTransactionInItFailsRetryablyAndNoneIsHalfApplied() throws Exception {
         store.close();
