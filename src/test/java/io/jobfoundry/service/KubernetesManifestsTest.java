@@ -16,9 +16,6 @@ import io.jobfoundry.auth.AuthConfig;
 import io.jobfoundry.push.PushConfig;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.config.ConfigMappings;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfig;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -83,23 +80,36 @@ class KubernetesManifestsTest {
         }
     }
 
+    /**
+     * The pods serve HTTPS only, on quarkus.http.ssl-port, with no plain-text port that would take
+     * the API and its tokens in the clear; the probes ask over HTTPS too.
+     */
     @Test
-    void probesUseTheHealthEndpointsTheApplicationServesOnItsPort() throws IOException {
-        // The production profile's port: tests run on a port of their own.
-        SmallRyeConfig production = new SmallRyeConfigBuilder().withProfile("prod")
-                .withDefaultValue("quarkus.http.port", "8080")
-                .withSources(new PropertiesConfigSource(getClass().getClassLoader().getResource("application.properties")))
-                .build();
-        int port = production.getValue("quarkus.http.port", Integer.class);
+    void probesUseTheHealthEndpointsTheApplicationServesOnItsHttpsPort() throws IOException {
+        Set<Integer> sslPorts = new HashSet<>();
+        try (Stream<Path> files = Files.walk(K8S)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().equals("jobfoundry.properties")).toList()) {
+                java.util.Properties properties = new java.util.Properties();
+                try (InputStream in = Files.newInputStream(file)) {
+                    properties.load(in);
+                }
+                assertEquals("disabled", properties.getProperty("quarkus.http.insecure-requests"), file + ": HTTPS only");
+                sslPorts.add(Integer.parseInt(properties.getProperty("quarkus.http.ssl-port")));
+            }
+        }
+        assertEquals(1, sslPorts.size(), "every variant's HTTPS port: " + sslPorts);
+        int port = sslPorts.iterator().next();
         long storeTimeout = config.getValue("jobfoundry.health.store-timeout", Duration.class).toSeconds();
         for (Map.Entry<String, List<JsonNode>> variant : variants().entrySet()) {
             JsonNode container = container(workload(variant.getValue()));
             String where = variant.getKey() + ": ";
-            assertEquals(port, portNamed(container, "http"), where + "the container port is quarkus.http.port");
+            assertEquals(port, portNamed(container, "https"), where + "the container port is quarkus.http.ssl-port");
+            assertEquals(1, container.path("ports").size(), where + "no port but HTTPS");
             PROBES.forEach((probe, path) -> {
                 JsonNode get = container.path(probe).path("httpGet");
                 assertEquals(path, get.path("path").asText(), where + probe);
-                assertEquals("http", get.path("port").asText(), where + probe + " port");
+                assertEquals("https", get.path("port").asText(), where + probe + " port");
+                assertEquals("HTTPS", get.path("scheme").asText(), where + probe + " scheme");
                 // The path is served, and healthy here: a typo or a moved root path fails now, not in the cluster.
                 given().get(path).then().statusCode(200).body("status", equalTo("UP"));
             });
