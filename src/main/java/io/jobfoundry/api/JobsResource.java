@@ -42,6 +42,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.ResponseHeader;
 
 /** Creating, reading and managing jobs, and the processor's calls on one job (API.md). */
 @Path("/v1/jobs/{type}")
@@ -173,6 +174,9 @@ public class JobsResource {
     @GET
     @Path("{id}/events")
     @Produces(MediaType.SERVER_SENT_EVENTS)
+    // Never cached, and never held back by a buffering proxy (nginx reads X-Accel-Buffering).
+    @ResponseHeader(name = "Cache-Control", value = "no-cache")
+    @ResponseHeader(name = "X-Accel-Buffering", value = "no")
     @Blocking
     public Multi<OutboundSseEvent> events(@PathParam("type") String type, @PathParam("id") String id,
             @Context Sse sse) {

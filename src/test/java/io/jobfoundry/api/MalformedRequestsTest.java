@@ -240,6 +240,10 @@ class MalformedRequestsTest {
                 "worker"));
         c.add(new Case("accept worker too long", "POST", "/v1/accept", JSON,
                 "{\"types\":[\"x\"],\"worker\":\"" + "w".repeat(257) + "\"}", 400, "worker"));
+        c.add(new Case("accept worker with a line break", "POST", "/v1/accept", JSON,
+                "{\"types\":[\"x\"],\"worker\":\"host-1\\n2026-11-28 INFO [jobfoundry.audit] forged\"}", 400, "worker"));
+        c.add(new Case("accept worker with an escape", "POST", "/v1/accept", JSON,
+                "{\"types\":[\"x\"],\"worker\":\"\\u001b[31mhost\"}", 400, "worker"));
         c.add(new Case("accept unknown member", "POST", "/v1/accept", JSON, "{\"types\":[\"x\"],\"lease\":\"l\"}",
                 400, "lease"));
         // ---- heartbeat, finish, resubmit, cancel

@@ -51,6 +51,9 @@ final class SseClient implements AutoCloseable {
                 .get(PATIENCE_SECONDS, TimeUnit.SECONDS);
         assertEquals(200, response.statusCode(), "status of " + path);
         assertEquals("text/event-stream", response.headers().firstValue("Content-Type").orElse("").split(";")[0]);
+        // Never cached, nor held back by a buffering proxy.
+        assertEquals("no-cache", response.headers().firstValue("Cache-Control").orElse(""));
+        assertEquals("no", response.headers().firstValue("X-Accel-Buffering").orElse(""));
         return new SseClient(response);
     }
 

@@ -22,8 +22,9 @@ public record AcceptRequest(List<String> types, int max, Instant maxScheduledAt,
         for (String pattern : types) {
             TypeNames.checkPattern(pattern);
         }
-        if (worker != null && !TypeNames.fitsLength(worker, 256)) {
-            throw new InvalidJobRequestException("worker", "worker must be at most 256 characters");
+        // Shown in each attempt's history and on the dashboard: text, not a way into a log line.
+        if (worker != null && !TypeNames.isText(worker, 256)) {
+            throw new InvalidJobRequestException("worker", "worker is at most 256 characters without control characters");
         }
     }
 }

@@ -67,11 +67,6 @@ public final class TypeNames {
         }
     }
 
-    /** Whether {@code text} is at most {@code max} characters long (code points, not UTF-16 units). */
-    static boolean fitsLength(String text, int max) {
-        return text.codePointCount(0, text.length()) <= max;
-    }
-
     public static void checkPattern(String pattern) {
         if (!isName(pattern, true)) {
             throw new InvalidJobRequestException("types",
@@ -132,7 +127,8 @@ public final class TypeNames {
      * At most {@code max} characters, none a control and none half a surrogate pair: an unpaired
      * surrogate is no character, and the tuple layer, which stores keys as UTF-8, refuses it.
      */
-    private static boolean isText(String text, int max) {
+    /** At most {@code max} characters (code points), none of them a control character or a lone surrogate. */
+    static boolean isText(String text, int max) {
         int count = 0;
         for (int i = 0; i < text.length(); i += Character.charCount(text.codePointAt(i))) {
             int c = text.codePointAt(i);
