@@ -61,6 +61,7 @@ public class BatchResource {
     @RequestBody(ref = "CreateJobs")
     @APIResponse(responseCode = "200", description = "The jobs, in the items' order, each with 201 (added) or 200")
     @APIResponse(responseCode = "400", ref = "InvalidRequest")
+    @APIResponse(responseCode = "409", ref = "Conflict")
     @APIResponse(responseCode = "413", ref = "TooLarge")
     @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "StoreUnavailable")

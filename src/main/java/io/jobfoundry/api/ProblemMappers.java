@@ -94,6 +94,10 @@ public class ProblemMappers {
     public Response conflict(JobConflictException e) {
         Map<String, Object> problem = Problems.document(ProblemType.CONFLICT, e.getMessage());
         problem.put("state", e.state().wireName());
+        if (e.field() != null) {
+            problem.put("field", e.field());
+        }
+        e.item().ifPresent(index -> problem.put("index", index));
         return Problems.response(problem).build();
     }
 

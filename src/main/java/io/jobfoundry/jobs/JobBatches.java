@@ -12,6 +12,7 @@ import io.jobfoundry.jobs.model.HaltReason;
 import io.jobfoundry.jobs.model.HeartbeatItem;
 import io.jobfoundry.jobs.model.InvalidJobRequestException;
 import io.jobfoundry.jobs.model.ItemResult;
+import io.jobfoundry.jobs.model.JobConflictException;
 import io.jobfoundry.jobs.model.NewJob;
 import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeSettings;
@@ -116,6 +117,8 @@ public final class JobBatches {
                     added.add(Adds.add(tx, settings, type, ids.get(i), valid.get(i), now, nonces.get(i), true));
                 } catch (InvalidJobRequestException e) { // a job named in after that does not exist
                     throw InvalidJobRequestException.ofItem(i, e);
+                } catch (JobConflictException e) { // after for a running job, or one others wait for
+                    throw JobConflictException.ofItem(i, e);
                 }
             }
             return added;

@@ -68,6 +68,24 @@ class BatchResourceTest {
         Api.get(type, "a").statusCode(404);
     }
 
+    /** A conflict found as the batch runs names its item, as the refusals found before it do; nothing is created. */
+    @Test
+    void aConflictingItemIsNamedAndNothingIsCreated() {
+        String type = Api.type("batch-conflict");
+        Api.put(type, "dep", "{}").statusCode(201);
+        Api.put(type, "runs", "{}").statusCode(201);
+        // Two jobs are due: take both, so that "runs" is running whichever comes first.
+        Api.acceptOne(type);
+        Api.acceptOne(type);
+        json("{\"jobs\":[{\"type\":\"" + type + "\",\"id\":\"new\"},{\"type\":\"" + type + "\",\"id\":\"runs\","
+                + "\"after\":[{\"type\":\"" + type + "\",\"id\":\"dep\"}]}]}")
+                .post("/v1/jobs").then().statusCode(409).contentType(PROBLEM)
+                .body("type", equalTo("tag:jobfoundry.io,2026:problem/conflict"))
+                .body("index", equalTo(1)).body("field", equalTo("jobs[1].after")).body("state", equalTo("running"))
+                .body("detail", containsString("jobs[1]: after changes only while the job is pending or finished"));
+        Api.get(type, "new").statusCode(404);
+    }
+
     @Test
     void aBatchMustHoldOneToAThousandObjects() {
         json("{}").post("/v1/jobs").then().statusCode(400).body("field", equalTo("jobs"));

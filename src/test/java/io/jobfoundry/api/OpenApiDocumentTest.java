@@ -68,7 +68,7 @@ class OpenApiDocumentTest {
             Map.entry("POST /v1/jobs/{type}/{id}/heartbeat", Set.of(400, 409, 413, 415, 503)),
             Map.entry("POST /v1/jobs/{type}/{id}/finish", Set.of(400, 409, 413, 415, 503)),
             Map.entry("POST /v1/accept", Set.of(400, 413, 415, 503)),
-            Map.entry("POST /v1/jobs", Set.of(400, 413, 415, 503)),
+            Map.entry("POST /v1/jobs", Set.of(400, 409, 413, 415, 503)),
             Map.entry("POST /v1/finish", Set.of(400, 413, 415, 503)),
             Map.entry("POST /v1/heartbeat", Set.of(400, 413, 415, 503)),
             Map.entry("GET /v1/types", Set.of(503)),

@@ -83,7 +83,7 @@ public final class Adds {
                     // Its next run would have to wait while this one runs: not worth the states it
                     // would take; the client adds it again once it has finished.
                     throw new JobConflictException("after changes only while the job is pending or finished; "
-                            + "job " + id + " of type " + type + " is running", type, id, r.state);
+                            + "job " + id + " of type " + type + " is running", type, id, r.state, "after");
                 }
                 // As resubmit: runs again when it finishes, at the given time, in the given group.
                 r.resubmit = true;

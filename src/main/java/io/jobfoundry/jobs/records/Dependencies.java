@@ -83,7 +83,7 @@ public final class Dependencies {
         // (Edges under a new job's id name a removed one that had the id: not its dependents.)
         if (!isNew && !before.containsAll(found.waitingFor()) && DependencyMarks.hasDependents(tx, r.type, r.id)) {
             throw new JobConflictException("other jobs wait for job " + r.id + " of type " + r.type
-                    + ": it cannot start waiting for more jobs (that could make a cycle)", r.type, r.id, r.state);
+                    + ": it cannot start waiting for more jobs (that could make a cycle)", r.type, r.id, r.state, "after");
         }
         release(tx, r);
         r.after = List.copyOf(after);
