@@ -12,10 +12,16 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Holds request bodies to {@code jobfoundry.api.max-body-size}, answering a larger one with a
  * problem document; it runs just before Quarkus' own limit, which would answer with an empty 413.
+ * It also refuses a body the REST layer would misread: one sent with a {@code Content-Encoding}
+ * (bodies are not decoded: gzip was read as JSON and refused for its bytes, and a body marked
+ * {@code br} that was plain JSON was taken), or under two {@code Content-Type} headers (of
+ * which the REST layer reads the first).
  * A body whose {@code Content-Length} is over the limit is refused before it is read. A chunked
  * HTTP/1.1 body is read here, counted as it arrives, refused the moment it passes the limit, and
  * otherwise handed to the REST layer whole ({@link RoutingContext#setBody}). Left to the REST
@@ -35,9 +41,12 @@ class BodyLimitRoute {
         router.route().order(RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1).handler(ctx -> {
             HttpServerRequest request = ctx.request();
             String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-            if (length != null) {
+            Map<String, Object> misread = hasBody(request, length) ? misread(request) : null;
+            if (misread != null) {
+                refuse(ctx, (Integer) misread.get("status"), Problems.json(misread));
+            } else if (length != null) {
                 if (isOver(length, limit)) {
-                    refuse(ctx, problem);
+                    refuse(ctx, 413, problem);
                 } else {
                     ctx.next();
                 }
@@ -50,13 +59,32 @@ class BodyLimitRoute {
         });
     }
 
+    private static boolean hasBody(HttpServerRequest request, String length) {
+        return length != null ? !length.trim().equals("0") : request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
+    }
+
+    /** Why the REST layer would misread the body, as a problem document; {@code null} if it would not. */
+    private static Map<String, Object> misread(HttpServerRequest request) {
+        List<String> types = request.headers().getAll(HttpHeaders.CONTENT_TYPE);
+        if (types.size() > 1) {
+            return Problems.document(ProblemType.INVALID_REQUEST,
+                    "a request has one Content-Type header, not " + types.size());
+        }
+        String encoding = request.getHeader(HttpHeaders.CONTENT_ENCODING);
+        if (encoding != null && !encoding.trim().equalsIgnoreCase("identity")) {
+            return Problems.document(ProblemType.UNSUPPORTED_MEDIA_TYPE, "request bodies are read as sent: send the "
+                    + "JSON without a Content-Encoding (it was " + Problems.printable(encoding) + ")");
+        }
+        return null;
+    }
+
     /** Reads a chunked body, refusing it once it passes {@code limit}; then the REST layer takes it. */
     private static void readCounted(RoutingContext ctx, long limit, String problem) {
         HttpServerRequest request = ctx.request();
         Buffer body = Buffer.buffer();
         request.handler(chunk -> {
             if (body.length() + (long) chunk.length() > limit) {
-                refuse(ctx, problem); // takes the request's handlers over
+                refuse(ctx, 413, problem); // takes the request's handlers over
             } else {
                 body.appendBuffer(chunk);
             }
@@ -78,7 +106,7 @@ class BodyLimitRoute {
     }
 
     /**
-     * Answers {@code 413} with {@code problem}. On HTTP/1.x the connection is closed afterwards
+     * Answers {@code status} with {@code problem}. On HTTP/1.x the connection is closed afterwards
      * (the answer says so): the rest of the body is never used, so the connection cannot carry
      * another request. It is closed when the body has ended, or after {@value #LINGER_MILLIS} ms,
      * and what still arrives meanwhile is read and dropped, as nginx's lingering close does:
@@ -86,9 +114,9 @@ class BodyLimitRoute {
      * body could lose the answer with it; left paused, such a client would block for good. (On
      * HTTP/2 the answer ends the stream alone.)
      */
-    private static void refuse(RoutingContext ctx, String problem) {
+    private static void refuse(RoutingContext ctx, int status, String problem) {
         HttpServerRequest request = ctx.request();
-        HttpServerResponse response = ctx.response().setStatusCode(413)
+        HttpServerResponse response = ctx.response().setStatusCode(status)
                 .putHeader(HttpHeaders.CONTENT_TYPE, Problems.MEDIA_TYPE);
         if (request.version() == HttpVersion.HTTP_2) {
             response.end(problem);

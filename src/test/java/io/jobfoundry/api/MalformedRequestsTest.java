@@ -615,6 +615,26 @@ class MalformedRequestsTest {
         assertTrue(!trailing.contains("'//'"), trailing);
     }
 
+    /** Bodies are read as sent: an encoded one, or one under two media types, is refused before it is read. */
+    @Test
+    void aBodyTheServiceWouldMisreadIsRefused() throws Exception {
+        String encoded = raw("PUT /v1/jobs/" + T + "/encoded HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Encoding: br\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+        assertEquals("HTTP/1.1 415", encoded.substring(0, 12), encoded);
+        assertTrue(encoded.contains("\"type\":\"tag:jobfoundry.io,2026:problem/unsupported-media-type\""), encoded);
+        assertTrue(encoded.contains("without a Content-Encoding (it was 'br')"), encoded);
+        String twice = raw("PUT /v1/jobs/" + T + "/twice HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+        assertEquals("HTTP/1.1 400", twice.substring(0, 12), twice);
+        assertTrue(twice.contains("one Content-Type header, not 2"), twice);
+        Api.get(T, "encoded").statusCode(404);
+        Api.get(T, "twice").statusCode(404);
+        // identity is no encoding, and a request without a body carries no media type to misread.
+        String identity = raw("PUT /v1/jobs/" + T + "/identity HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Encoding: identity\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+        assertEquals("HTTP/1.1 201", identity.substring(0, 12), identity);
+    }
+
     private static String raw(String request) throws Exception {
         try (Socket socket = new Socket("localhost", io.restassured.RestAssured.port)) {
             socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
