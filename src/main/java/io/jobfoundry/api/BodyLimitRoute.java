@@ -60,7 +60,12 @@ class BodyLimitRoute {
     }
 
     private static boolean hasBody(HttpServerRequest request, String length) {
-        return length != null ? !length.trim().equals("0") : request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
+        if (length != null) {
+            return !length.trim().equals("0");
+        }
+        // HTTP/2 frames a body without either header: one follows unless the headers ended the request.
+        return request.version() == HttpVersion.HTTP_2 ? !request.isEnded()
+                : request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
     }
 
     /** Why the REST layer would misread the body, as a problem document; {@code null} if it would not. */

@@ -9,7 +9,7 @@ import org.eclipse.microprofile.health.Liveness;
 
 /**
  * Down once the store takes no more work until a restart (the embedded store after a failed sync
- * of its log): readiness alone would keep such a replica unready for good, never restarted. A
+ * of its log, or once its file can no longer be written or read as opened): readiness alone would keep such a replica unready for good, never restarted. A
  * store that is only slow or away for now leaves this up; readiness reports that. It asks the
  * store nothing, so it cannot time out. Like readiness it names the kind of store, not its file.
  */

@@ -44,7 +44,8 @@ class ProcessingResourceTest {
         Api.put(type, "b", "{}").statusCode(201);
         Api.put(type, "later", "{\"scheduledAt\":\"2099-01-01T00:00:00Z\"}").statusCode(201);
 
-        Response accepted = json("{\"types\":[\"" + type + "\"],\"max\":5,\"worker\":\"host-1\"}").post("/v1/accept");
+        // A label read from a file (a host name with its line break) is taken without the break.
+        Response accepted = json("{\"types\":[\"" + type + "\"],\"max\":5,\"worker\":\"host-1\\n\"}").post("/v1/accept");
         // Oldest first; on FoundationDB one of the 16 oldest at random (docs/api.md), so either order.
         int a = Api.onFdb() && "b".equals(accepted.path("[0].id")) ? 1 : 0;
         accepted.then().statusCode(200).contentType("application/json").body("$", hasSize(2))

@@ -17,11 +17,13 @@ import io.jobfoundry.jobs.model.JobChanges;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.model.NewJob;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.jobs.records.RecordSurgery;
 import io.jobfoundry.jobs.records.Times;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -260,9 +262,9 @@ public interface RetryAndRepeatContract extends EngineFixture {
     }
 
     /**
-     * A cron job given no scheduledAt waits for its first slot, as cron starts: registering a
-     * nightly job at 10:00 must not run it at 10:00. Added again once finished, the same. Given a
-     * time, or with a Bedrock repeat, it runs when asked (now by default).
+     * A new cron job given no scheduledAt waits for its first slot, as cron starts: registering a
+     * nightly job at 10:00 must not run it at 10:00. Given a time, or with a Bedrock repeat, it
+     * runs when asked (now by default); added again once finished, it runs now, as a retry does.
      */
     @Test
     default void aCronJobWithoutAScheduledAtStartsAtItsFirstSlot() {
@@ -277,12 +279,16 @@ public interface RetryAndRepeatContract extends EngineFixture {
 
         engine().cancel("nightly", "eu");
         clock().advance(Duration.ofHours(17)); // 2026-11-22T03:00Z, past the first slot
-        assertEquals(tomorrowTwoAm.plus(Duration.ofDays(1)), engine().put("nightly", "eu",
-                JobChanges.NONE.withRepeat("CRON 0 2 * * *")).job().scheduledAt(),
-                "a finished cron job added again: its next slot");
+        assertEquals(clock().instant(), engine().put("nightly", "eu", JobChanges.NONE).job().scheduledAt(),
+                "a finished cron job added again runs now");
+        engine().remove("nightly", "eu");
         LeasedJob run = acceptOne("nightly");
         assertEquals("us", run.job().id());
         assertEquals(tomorrowTwoAm.plus(Duration.ofDays(1)), finish(run, true).scheduledAt(), "then on the grid");
+
+        // A batch's new cron job, the same.
+        assertEquals(tomorrowTwoAm.plus(Duration.ofDays(1)), engine().batches().createAll(List.of(new NewJob("nightly",
+                "asia", JobChanges.NONE.withRepeat("CRON 0 2 * * *")))).join().get(0).job().scheduledAt());
     }
 
     @Test

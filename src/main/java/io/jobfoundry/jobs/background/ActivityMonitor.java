@@ -132,7 +132,7 @@ public final class ActivityMonitor {
      * What one read-only transaction finds for {@code types}: each one's latest activity (null if
      * none yet), and which have a running job quiet since their threshold. A run costs one such
      * transaction per {@link #probeSize} types, plus the moves of types with quiet jobs: types
-     * are made by any add and never go, so a transaction or two for each on every run (ten a
+     * are made by any add and seldom go, so a transaction or two for each on every run (ten a
      * timeout) used to keep an idle service busy.
      */
     private Probe probe(List<String> types, Map<String, Versionstamp> thresholds) {

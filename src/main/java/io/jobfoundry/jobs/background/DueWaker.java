@@ -29,7 +29,7 @@ public final class DueWaker {
      * Types whose next scheduled job one read-only transaction looks up; halved for good when such
      * a probe is too slow ({@link ShrinkingBatches#inChunks}). A run costs a transaction per this
      * many types, plus the moves of those with a job due: types are made by any add, a typo
-     * included, and never go, so a transaction or two for each on every run (at least once a
+     * included, and seldom go, so a transaction or two for each on every run (at least once a
      * second) used to keep an idle service busy and late.
      */
     private final AtomicInteger probeSize = new AtomicInteger(ShrinkingBatches.PROBE_ITEMS);

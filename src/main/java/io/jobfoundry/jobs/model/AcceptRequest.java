@@ -23,6 +23,8 @@ public record AcceptRequest(List<String> types, int max, Instant maxScheduledAt,
             TypeNames.checkPattern(pattern);
         }
         // Shown in each attempt's history and on the dashboard: text, not a way into a log line.
+        // Surrounding whitespace goes (a host name read from a file keeps its line break).
+        worker = worker == null ? null : worker.strip();
         if (worker != null && !TypeNames.isText(worker, 256)) {
             throw new InvalidJobRequestException("worker", "worker is at most 256 characters without control characters");
         }

@@ -127,7 +127,6 @@ public final class TypeNames {
      * At most {@code max} characters, none a control and none half a surrogate pair: an unpaired
      * surrogate is no character, and the tuple layer, which stores keys as UTF-8, refuses it.
      */
-    /** At most {@code max} characters (code points), none of them a control character or a lone surrogate. */
     static boolean isText(String text, int max) {
         int count = 0;
         for (int i = 0; i < text.length(); i += Character.charCount(text.codePointAt(i))) {

@@ -14,9 +14,9 @@ import java.util.Arrays;
 
 /**
  * couch_jobs' {@code add}: a new job is pending; a pending one takes the changes; a running one
- * is flagged to run again when it finishes; a finished one is pending again (a new or finished
- * job with a cron repeat and no {@code scheduledAt}: from the cron's first slot, {@link
- * #firstRun}). With {@code after}, a pending job waits for those jobs ({@link Dependencies}): a
+ * is flagged to run again when it finishes; a finished one is pending again (a new job with a
+ * cron repeat and no {@code scheduledAt}: from the cron's first slot, {@link #firstRun}). With
+ * {@code after}, a pending job waits for those jobs ({@link Dependencies}): a
  * new one, a pending one (whose dependencies it replaces) and a finished one (a fresh run, which
  * waits for the {@code after} it carries and for none without); a running one refuses it
  * ({@code 409}).
@@ -96,7 +96,7 @@ public final class Adds {
             case FINISHED -> {
                 r.unfinish(tx);
                 apply(r, valid);
-                Runs.restart(r, firstRun(valid, r.repeat, now));
+                Runs.restart(r, valid.scheduledAt().orElse(now));
                 // A fresh run: it waits for the after it carries, none if it carries none.
                 Dependencies.forget(tx, r);
                 placeWaiting(tx, r, valid.after().given() && Dependencies.wire(tx, r, valid.after().value(), false),
@@ -133,10 +133,11 @@ public final class Adds {
     }
 
     /**
-     * When a job added without a {@code scheduledAt}, or a finished one added again, runs: now,
-     * but with a cron {@code repeat} at its first slot after now, as cron starts (and River's
-     * periodic jobs unless told to run on start): a nightly {@code CRON 0 2 * * *} registered at
-     * noon must not run at noon. A {@code scheduledAt} given is kept as it is.
+     * When a new job added without a {@code scheduledAt} runs: now, but with a cron {@code repeat}
+     * at its first slot after now, as cron starts (and River's periodic jobs unless told to run on
+     * start): a nightly {@code CRON 0 2 * * *} registered at noon must not run at noon. A
+     * {@code scheduledAt} given is kept as it is. A finished job added again runs now, as a bulk
+     * retry or a resubmit runs it: an operator who adds a failed nightly job again wants it run.
      */
     public static long firstRun(ValidChanges v, String repeat, long now) {
         if (v.scheduledAt().isPresent()) {

@@ -24,6 +24,7 @@ import java.util.List;
  * ("a", type, versionstamp)                    → id   running jobs, by last activity in commit order
  * ("v", type)                                  → versionstamp of the type's latest activity
  * ("w", type), ("w")                           → counter bumped when a job of the type / any type becomes ready
+ *                                                 (kept when a type is deleted: accepts on any replica watch it)
  * ("d")                                        → counter bumped when a job is scheduled for later (wakes due timers)
  * ("c", type, counter)                         → counter (atomic ADD) of jobs per state and result
  * ("k", type, group, counter)                  → counter (atomic ADD) of a group's scheduled, ready and running jobs

@@ -284,7 +284,7 @@ public final class EmbeddedStore implements KvStore {
         return new IllegalStateException("transaction body failed", cause);
     }
 
-    /** After a failed sync of the log: only a restart recovers from what the disk holds. */
+    /** After a failed sync of the log, or a file lost to the connection: only a restart recovers from what the disk holds. */
     @Override
     public Optional<String> failedForGood() {
         StoreException why = committer.whyBroken();
@@ -328,8 +328,9 @@ public final class EmbeddedStore implements KvStore {
         timer.shutdown();
         if (committer.broken()) {
             // SQLite checkpoints when its connection closes, copying into the database what its
-            // cache holds, which a failed sync may not have put on disk. The file stays this
-            // process's until it exits, as after a crash; the next open recovers from the log.
+            // cache holds, which a failed sync may not have put on disk (and a file lost to the
+            // connection cannot take). The file stays this process's until it exits, as after a
+            // crash; the next open recovers from the log.
             return;
         }
         closeQuietly(keys);

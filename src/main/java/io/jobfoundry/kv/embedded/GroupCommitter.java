@@ -130,12 +130,15 @@ final class GroupCommitter implements Runnable {
         return acknowledger.syncs();
     }
 
-    /** Whether a failed sync stopped the store: what SQLite's page cache holds may not be on disk. */
+    /**
+     * Whether a failed sync (what SQLite's page cache holds may not be on disk) or a file lost to
+     * the connection ({@link SqliteKeySpace#lost}) stopped the store.
+     */
     boolean broken() {
         return whyBroken() != null;
     }
 
-    /** What stopped the store, once a failed sync has. */
+    /** What stopped the store, once something has. */
     StoreException whyBroken() {
         return broken;
     }
@@ -340,10 +343,9 @@ final class GroupCommitter implements Runnable {
         }
         if (SqliteKeySpace.lost(cause)) {
             // Nothing of the batch committed; no later batch would either. Stop, so that the
-            // liveness probe asks for the restart that reopens the file (a remounted volume).
-            broken = new StoreException("the embedded store cannot write or read its file (" + cause.getMessage()
-                    + "); it takes no more work: restart the service once the volume is writable again",
-                    storeName, cause);
+            // liveness probe asks for the restart that opens the file afresh.
+            broken = new StoreException("the embedded store can no longer write or read its file (" + cause.getMessage()
+                    + "); it takes no more work: restart the service", storeName, cause);
             closing = true;
         }
         StoreException lost = broken;

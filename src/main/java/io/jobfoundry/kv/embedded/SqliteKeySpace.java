@@ -25,13 +25,10 @@ final class SqliteKeySpace implements AutoCloseable {
     static final int APPLICATION_ID = 0x4A624664;
     /** SQLite's result code for "database or disk is full". */
     private static final int SQLITE_FULL = 13;
-    /** SQLite's result codes for a file it cannot write or read back: see {@link #lost}. */
+    /** SQLite's result codes for a file it can no longer write as opened, or cannot read: see {@link #lost}. */
     private static final int SQLITE_READONLY = 8;
-    private static final int SQLITE_IOERR = 10;
     private static final int SQLITE_CORRUPT = 11;
     private static final int SQLITE_NOTADB = 26;
-    /** SQLITE_IOERR_NOMEM: an I/O error that is only a lack of memory, which may pass. */
-    private static final int SQLITE_IOERR_NOMEM = SQLITE_IOERR | (12 << 8);
     private static final int SCHEMA_VERSION = 1;
 
     private final Connection connection;
@@ -207,17 +204,17 @@ final class SqliteKeySpace implements AutoCloseable {
     }
 
     /**
-     * Whether a failure leaves the store unable to serve until it is opened again: its file cannot
-     * be written or read (SQLITE_IOERR, but for a lack of memory; SQLITE_READONLY: a volume
-     * remounted read-only, the file moved or deleted) or is damaged (SQLITE_CORRUPT, SQLITE_NOTADB).
-     * None of these passes by trying again; retried, every request would wait out its attempts
-     * for a 503 while the probes said all was well.
+     * Whether a failure leaves the store unable to serve until it is opened again: the file can no
+     * longer be written through this connection (SQLITE_READONLY: moved or deleted under it, its
+     * lock or journal lost) or is damaged (SQLITE_CORRUPT, SQLITE_NOTADB). None of these passes by
+     * trying again; retried, every request would wait out its attempts for a 503 while the probes
+     * said all was well. Not SQLITE_IOERR: it is also how a quota (EDQUOT, the size of many a
+     * volume) or a network file system's passing lock failure reach SQLite, which a restart would
+     * not mend and a retry may; those stay 503s, their cause logged with each.
      */
     static boolean lost(SQLException e) {
-        int code = e.getErrorCode();
-        int primary = code & 0xff;
-        return primary == SQLITE_IOERR ? code != SQLITE_IOERR_NOMEM
-                : primary == SQLITE_READONLY || primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB;
+        int primary = e.getErrorCode() & 0xff;
+        return primary == SQLITE_READONLY || primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB;
     }
 
     @Override

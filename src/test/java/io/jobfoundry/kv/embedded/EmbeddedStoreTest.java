@@ -169,11 +169,11 @@ class EmbeddedStoreTest extends KvStoreContract {
     }
 
     /**
-     * A file SQLite can no longer write does not heal by retrying (a volume remounted read-only
-     * after an I/O error, met in operation; here the connection is made read-only, which SQLite
-     * answers as it answers such a volume, SQLITE_READONLY): the store stops, says to restart, and
-     * tells the liveness probe, instead of answering every request with a 503 after its retries
-     * while the probes say all is well.
+     * A file SQLite can no longer write through its connection does not heal by retrying (moved
+     * or deleted under it, its lock lost; here the connection is made read-only, which SQLite
+     * answers alike, SQLITE_READONLY): the store stops, says to restart, and tells the liveness
+     * probe, instead of answering every request with a 503 after its retries while the probes say
+     * all is well.
      */
     @Test
     void aFileThatCannotBeWrittenStopsTheStoreUntilARestart() throws Exception {
@@ -199,8 +199,26 @@ class EmbeddedStoreTest extends KvStoreContract {
         }));
         assertFalse(refused instanceof RetryableStoreException, "not retried: " + refused);
         assertTrue(refused.getMessage().contains("restart the service"), refused.getMessage());
-        assertTrue(store.failedForGood().orElseThrow().contains("cannot write or read its file"), "for the liveness probe");
+        assertTrue(store.failedForGood().orElseThrow().contains("can no longer write or read its file"), "for the liveness probe");
         assertThrows(StoreException.class, () -> runner.run(tx -> tx.get(key("before"))), "it takes no more work");
+    }
+
+    /**
+     * Which of SQLite's codes stop the store: a file moved under it, damaged or not a database;
+     * not an I/O error, which is also how a quota or a network file system's passing lock failure
+     * arrive, nor a full disk or a busy lock.
+     */
+    @Test
+    void onlyALostOrDamagedFileStopsTheStore() {
+        int readonlyDbMoved = 8 | (4 << 8);
+        int ioerrWrite = 10 | (3 << 8);
+        int ioerrLock = 10 | (15 << 8);
+        for (int code : List.of(8, readonlyDbMoved, 11, 26)) {
+            assertTrue(SqliteKeySpace.lost(new java.sql.SQLException("sqlite", null, code)), "code " + code);
+        }
+        for (int code : List.of(10, ioerrWrite, ioerrLock, 13, 5, 7)) {
+            assertFalse(SqliteKeySpace.lost(new java.sql.SQLException("sqlite", null, code)), "code " + code);
+        }
     }
 
     /** The store's own connection, which no API hands out: only a test breaks it on purpose. */
