@@ -5,10 +5,15 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.config.HeaderConfig;
-import io.restassured.config.RestAssuredConfig;
+import io.restassured.RestAssured;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -71,18 +76,24 @@ class IdempotencyKeyTest {
     }
 
     @Test
-    void aMalformedOrRepeatedKeyIsRefusedAndChangesNothing() {
+    void aMalformedOrRepeatedKeyIsRefusedAndChangesNothing() throws Exception {
         String type = Api.type("key-bad");
         for (String bad : new String[] {"", "k".repeat(65), "two words", "\"\"", "a\\b"}) {
             json("{}").header("Idempotency-Key", bad).put("/v1/jobs/{type}/{id}", type, "a").then()
                     .statusCode(400).contentType(PROBLEM).body("field", equalTo("Idempotency-Key"));
         }
         // Two fields, and the same joined into one as a proxy may (RFC 9110): which key would it be?
-        json("{}").config(RestAssuredConfig.config().headerConfig(HeaderConfig.headerConfig()
-                        .mergeHeadersWithName("Idempotency-Key")))
-                .header("Idempotency-Key", "one").header("Idempotency-Key", "two")
-                .put("/v1/jobs/{type}/{id}", type, "a").then().statusCode(400).contentType(PROBLEM)
-                .body("detail", containsString("once"));
+        // Sent with the JDK's client over HTTP/1.1 (RestAssured, told to repeat a header, repeated
+        // the Content-Type too, which is refused as such). Not over an h2c upgrade: Vert.x folds an
+        // upgraded request's repeated fields into the last one on the way.
+        HttpRequest repeated = HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + "/v1/jobs/"
+                + type + "/a")).header("Content-Type", "application/json").header("Idempotency-Key", "one")
+                .header("Idempotency-Key", "two").PUT(HttpRequest.BodyPublishers.ofString("{}")).build();
+        HttpResponse<String> twice = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                .send(repeated, HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, twice.statusCode(), twice.body());
+        assertEquals(PROBLEM, twice.headers().firstValue("Content-Type").orElse(""));
+        assertTrue(twice.body().contains("once"), twice.body());
         json("{}").header("Idempotency-Key", "one, two").put("/v1/jobs/{type}/{id}", type, "a").then()
                 .statusCode(400).contentType(PROBLEM).body("detail", containsString("once"));
         Api.get(type, "a").statusCode(404);
