@@ -162,7 +162,7 @@ public final class JobEngine {
         long now = context.now();
         String nonce = Tokens.nonce(key);
         // A hint only (the job may exist): a new cron job waits for its first slot.
-        long due = Adds.firstRun(valid, valid.repeat().orElse(null), now);
+        long due = valid.firstRun(now);
         // A job that may wait for others is not handed to a waiter: it is most likely not due.
         boolean mayWait = valid.after().given() && !valid.after().value().isEmpty();
         HandOff handOff = due <= now && !mayWait ? waiters.claim(type, due) : null;

@@ -7,19 +7,16 @@ import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.jobs.model.TypeSettings;
 import io.jobfoundry.kv.KvTransaction;
-import io.jobfoundry.repeat.CronRepeat;
-import io.jobfoundry.repeat.RepeatParser;
-import java.time.Instant;
 import java.util.Arrays;
 
 /**
  * couch_jobs' {@code add}: a new job is pending; a pending one takes the changes; a running one
  * is flagged to run again when it finishes; a finished one is pending again (a new job with a
- * cron repeat and no {@code scheduledAt}: from the cron's first slot, {@link #firstRun}). With
- * {@code after}, a pending job waits for those jobs ({@link Dependencies}): a
- * new one, a pending one (whose dependencies it replaces) and a finished one (a fresh run, which
- * waits for the {@code after} it carries and for none without); a running one refuses it
- * ({@code 409}).
+ * cron repeat and no {@code scheduledAt}: from the cron's first slot, {@link
+ * ValidChanges#firstRun}). With {@code after}, a pending job waits for those jobs ({@link
+ * Dependencies}): a new one, a pending one (whose dependencies it replaces) and a finished one (a
+ * fresh run, which waits for the {@code after} it carries and for none without); a running one
+ * refuses it ({@code 409}).
  */
 public final class Adds {
 
@@ -123,31 +120,13 @@ public final class Adds {
         r.data = v.data().orElse(null);
         r.group = v.group().orElse("");
         r.priority = v.priority().orElse(Priority.LOW);
-        r.scheduledAt = firstRun(v, v.repeat().orElse(null), now);
+        r.scheduledAt = v.firstRun(now);
         r.createdAt = now;
         r.repeat = v.repeat().orElse(null);
         r.maxAttempts = v.maxAttempts().orElse(settings.maxAttempts());
         r.origin = nonce;
         r.runAfterFailure = v.afterFailure().orElse(AfterFailure.CANCEL) == AfterFailure.RUN;
         return r;
-    }
-
-    /**
-     * When a new job added without a {@code scheduledAt} runs: now, but with a cron {@code repeat}
-     * at its first slot after now, as cron starts (and River's periodic jobs unless told to run on
-     * start): a nightly {@code CRON 0 2 * * *} registered at noon must not run at noon. A
-     * {@code scheduledAt} given is kept as it is. A finished job added again runs now, as a bulk
-     * retry or a resubmit runs it: an operator who adds a failed nightly job again wants it run.
-     */
-    public static long firstRun(ValidChanges v, String repeat, long now) {
-        if (v.scheduledAt().isPresent()) {
-            return v.scheduledAt().get();
-        }
-        if (repeat == null || !(RepeatParser.parse(repeat) instanceof CronRepeat cron)) {
-            return now;
-        }
-        Instant from = Times.instant(now);
-        return Times.micros(cron.next(from, from, from));
     }
 
     /** Every change to a pending job, index fields included: the caller moves it between indexes. */

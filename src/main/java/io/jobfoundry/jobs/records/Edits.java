@@ -57,8 +57,7 @@ public final class Edits {
     public static boolean removeExpired(KvTransaction tx, String type, JobKeys.FinishedKey key, JobResult result,
             long now) {
         JobRecord r = JobRecord.load(tx, type, key.id());
-        if (r != null && r.state == JobState.FINISHED && r.result == result && r.finishedAt != null
-                && r.finishedAt == key.at()) {
+        if (r != null && r.finishedAs(result, key.at())) {
             Dependencies.detachRemoved(tx, r, now); // its dependents still resolve, by its result
             tx.clear(JobKeys.job(type, key.id()));
             return true;

@@ -248,6 +248,14 @@ public final class JobRecord extends RecordFields {
         }
     }
 
+    /**
+     * Whether this is still the finish a finished-index key {@code ("f", type, result, at, id)}
+     * names: a job run again, or finished again since, is not (retention and the recent listing ask).
+     */
+    boolean finishedAs(JobResult result, long at) {
+        return state == JobState.FINISHED && this.result == result && finishedAt != null && finishedAt == at;
+    }
+
     /** Forgets a finished job's result, when it runs again or is removed. */
     void unfinish(KvTransaction tx) {
         TypeCounts.add(tx, type, JobKeys.Counter.of(result), -1);

@@ -4,7 +4,6 @@ import com.apple.foundationdb.tuple.Tuple;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobPage;
 import io.jobfoundry.jobs.model.JobResult;
-import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.kv.KeyValue;
 import io.jobfoundry.kv.KvReads;
@@ -72,7 +71,10 @@ public final class RecentListing {
                 scanned++;
                 last = new Position(taken.key().at(), taken.key().id());
                 JobRecord r = values.get(i) == null ? null : JobRecord.decode(type, taken.key().id(), values.get(i));
-                if (names(taken, r) && (group == null || group.equals(r.group))) {
+                // The key still names the job's finish, as retention asks; the index and the records
+                // change in the same transactions, so it always should.
+                boolean named = r != null && r.finishedAs(taken.result(), taken.key().at());
+                if (named && (group == null || group.equals(r.group))) {
                     jobs.add(r.view());
                 }
             }
@@ -98,15 +100,6 @@ public final class RecentListing {
             }
         }
         return latest == null ? null : new Taken(latest.result, latest.take());
-    }
-
-    /**
-     * Whether the key still names the job's finish, as retention asks ({@code Edits.removeExpired}):
-     * the index and the records change in the same transactions, so it always should.
-     */
-    private static boolean names(Taken taken, JobRecord r) {
-        return r != null && r.state() == JobState.FINISHED && r.result == taken.result() && r.finishedAt != null
-                && r.finishedAt == taken.key().at();
     }
 
     /**

@@ -9,7 +9,10 @@ import io.jobfoundry.jobs.model.JobRef;
 import io.jobfoundry.jobs.model.Priority;
 import io.jobfoundry.jobs.model.TypeNames;
 import io.jobfoundry.jobs.model.TypeSettings;
+import io.jobfoundry.repeat.CronRepeat;
+import io.jobfoundry.repeat.Repeat;
 import io.jobfoundry.repeat.RepeatParser;
+import java.time.Instant;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
@@ -18,12 +21,12 @@ import java.util.Set;
 
 /**
  * A request's changes to a job, checked before any transaction, so that a bad request changes
- * nothing: the repeat parsed (and stored normalized), the time in the engine's microseconds.
+ * nothing: the repeat parsed (and stored normalized; a cron one kept parsed as {@code cron}, for
+ * {@link #firstRun}), the time in the engine's microseconds.
  */
 public record ValidChanges(Change<String> data, Optional<Long> scheduledAt, Change<Priority> priority,
-        Change<String> group, Change<String> repeat, Change<Integer> maxAttempts, Change<List<JobRef>> after,
-        Change<AfterFailure> afterFailure) {
-
+        Change<String> group, Change<String> repeat, CronRepeat cron, Change<Integer> maxAttempts,
+        Change<List<JobRef>> after, Change<AfterFailure> afterFailure) {
 
     /** Checks {@code changes} to job {@code id} of {@code type}; throws what a client is told if they are bad. */
     public static ValidChanges of(String type, String id, JobChanges changes, int maxDataBytes) {
@@ -40,7 +43,9 @@ public record ValidChanges(Change<String> data, Optional<Long> scheduledAt, Chan
             }
             TypeSettings.checkMaxAttempts(changes.maxAttempts().value());
         }
-        Change<String> repeat = changes.repeat().map(text -> RepeatParser.parse(text).requireProgress().normalized());
+        Repeat parsed = changes.repeat().given() && changes.repeat().value() != null
+                ? RepeatParser.parse(changes.repeat().value()).requireProgress() : null;
+        Change<String> repeat = changes.repeat().map(text -> parsed.normalized());
         Optional<Long> at = changes.scheduledAt().given() && changes.scheduledAt().value() != null
                 ? Optional.of(Times.micros(changes.scheduledAt().value()))
                 : Optional.empty();
@@ -50,8 +55,27 @@ public record ValidChanges(Change<String> data, Optional<Long> scheduledAt, Chan
         if (changes.after().given()) {
             checkAfter(type, id, changes.after().value());
         }
-        return new ValidChanges(changes.data(), at, changes.priority(), changes.group(), repeat, changes.maxAttempts(),
+        return new ValidChanges(changes.data(), at, changes.priority(), changes.group(), repeat,
+                parsed instanceof CronRepeat cron ? cron : null, changes.maxAttempts(),
                 changes.after().map(List::copyOf), changes.afterFailure());
+    }
+
+    /**
+     * When a new job with these changes runs: at {@code scheduledAt} if given, else now, but with a
+     * cron {@code repeat} at its first slot after now, as cron starts (and River's periodic jobs
+     * unless told to run on start): a nightly {@code CRON 0 2 * * *} registered at noon must not run
+     * at noon. A finished job added again runs now, as a bulk retry or a resubmit runs it: an
+     * operator who adds a failed nightly job again wants it run.
+     */
+    public long firstRun(long now) {
+        if (scheduledAt.isPresent()) {
+            return scheduledAt.get();
+        }
+        if (cron == null) {
+            return now;
+        }
+        Instant from = Times.instant(now);
+        return Times.micros(cron.next(from, from, from));
     }
 
     /**
