@@ -31,10 +31,8 @@ class JobGaugesTest {
     @Test
     void aTypeMadeAfterStartingOnANewStoreGetsItsGauges() {
         try (EmbeddedStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")))) {
-            JobEngine engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(),
-                    EngineOptions.DEFAULT);
-            SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            new JobGauges(engine, Duration.ZERO).bindTo(registry);
+            JobEngine engine = engine(store, Clock.systemUTC());
+            SimpleMeterRegistry registry = gauged(engine);
             assertNull(registry.find("jobfoundry.jobs").gauge(), "no types yet");
 
             engine.put("fresh", "a", JobChanges.NONE);
@@ -56,10 +54,8 @@ class JobGaugesTest {
     @Test
     void aDeletedTypesGaugesGoAndComeBackWithItsNextJob() {
         try (EmbeddedStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")))) {
-            JobEngine engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), Clock.systemUTC(),
-                    EngineOptions.DEFAULT);
-            SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            new JobGauges(engine, Duration.ZERO).bindTo(registry);
+            JobEngine engine = engine(store, Clock.systemUTC());
+            SimpleMeterRegistry registry = gauged(engine);
             engine.put("typo", "a", JobChanges.NONE);
             engine.put("kept", "k", JobChanges.NONE);
             scrape(registry);
@@ -87,10 +83,8 @@ class JobGaugesTest {
         Instant now = Instant.parse("2026-11-27T12:00:00Z");
         Instant due = Instant.parse("0000-01-01T00:00:00Z");
         try (EmbeddedStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")))) {
-            JobEngine engine = new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT),
-                    Clock.fixed(now, ZoneOffset.UTC), EngineOptions.DEFAULT);
-            SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            new JobGauges(engine, Duration.ZERO).bindTo(registry);
+            JobEngine engine = engine(store, Clock.fixed(now, ZoneOffset.UTC));
+            SimpleMeterRegistry registry = gauged(engine);
             engine.put("ancient", "a", JobChanges.NONE.withScheduledAt(due));
             scrape(registry);
 
@@ -98,6 +92,17 @@ class JobGaugesTest {
             assertNotNull(latency);
             assertEquals(Duration.between(due, now).getSeconds(), latency.value(), 1.0);
         }
+    }
+
+    private static JobEngine engine(EmbeddedStore store, Clock clock) {
+        return new JobEngine(new TransactionRunner(store, RetryPolicy.DEFAULT), clock, EngineOptions.DEFAULT);
+    }
+
+    /** A registry with the engine's job gauges bound, refreshed at every read. */
+    private static SimpleMeterRegistry gauged(JobEngine engine) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new JobGauges(engine, Duration.ZERO).bindTo(registry);
+        return registry;
     }
 
     private static void scrape(SimpleMeterRegistry registry) {
