@@ -6,6 +6,7 @@ import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -14,9 +15,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * {@code CRON <minute> <hour> <day-of-month> <month> <day-of-week>}: a standard 5-field UNIX cron
- * expression (crontab(5): ranges, lists, steps, month and day names, 0 or 7 for Sunday), evaluated
- * in UTC by cron-utils. The two day fields combine as in crontab(5) (Vixie cron, cronie): when
+ * {@code CRON [TZ=<zone>] <minute> <hour> <day-of-month> <month> <day-of-week>}: a standard 5-field
+ * UNIX cron expression (crontab(5): ranges, lists, steps, month and day names, 0 or 7 for Sunday),
+ * evaluated by cron-utils in UTC or in the {@link CronZone zone} it names. The two day fields
+ * combine as in crontab(5) (Vixie cron, cronie): when
  * both are restricted, that is neither starts with {@code *}, a day matching either runs; otherwise
  * a day must match both. cron-utils takes a step such as <code>*&#47;2</code> as a restriction and would
  * answer <code>0 0 *&#47;2 * 1</code> with every odd day and every Monday, where cron runs odd-numbered
@@ -34,11 +36,18 @@ import java.util.Optional;
  *       before the time it was scheduled for.
  * </ul>
  * The start time plays no part.
+ *
+ * <p>In a zone with daylight-saving time, an expression whose minute or hour field starts with
+ * {@code *} runs on the clock as it is, as cronie runs such jobs: every quarter hour stays every
+ * quarter hour of real time, through the hour the clock shows twice, and the hour it skips has no
+ * slots. Any other expression names times of day, which {@link CronZone#firstInstant} places: a
+ * time the clock skips runs at the jump, a time it shows twice runs the first time, so a nightly
+ * 02:30 job neither misses the night the clock springs forward nor runs twice when it falls back.
  */
 public final class CronRepeat implements Repeat {
 
     static final List<String> EXAMPLES = List.of("CRON */15 * * * *", "CRON 0 4 * * *", "CRON 0 6 * * MON",
-            "CRON 30 2 1 * *");
+            "CRON 30 2 1 * *", CronZone.EXAMPLES.get(0));
 
     // Immutable once built (cron-utils fills its tables in the constructor), so one serves all threads.
     private static final CronParser PARSER = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
@@ -51,22 +60,36 @@ public final class CronRepeat implements Repeat {
     /** A day-of-week filter never runs longer than one Gregorian cycle of days. */
     private static final int MAX_FILTERED_DAYS = 400 * 366;
 
+    /**
+     * Wall-clock slots that can fall at or before the base: only those in an hour the clock shows
+     * twice or skips, fewer than a day's minutes.
+     */
+    private static final int MAX_PASSED_SLOTS = 24 * 60;
+
     private final String expression;
+    /** The zone the fields are read in; null for UTC. */
+    private final CronZone zone;
+    /** Whether the minute or hour field starts with {@code *}: such expressions run on the clock as it is. */
+    private final boolean onTheClock;
     private final ExecutionTime executionTime;
     /** When the day fields must both match (see above): the expression's day-of-week alone; else null. */
     private final ExecutionTime weekdays;
 
-    private CronRepeat(String expression, ExecutionTime executionTime, ExecutionTime weekdays) {
+    private CronRepeat(String expression, CronZone zone, ExecutionTime executionTime, ExecutionTime weekdays) {
         this.expression = expression;
+        this.zone = zone;
+        String[] fields = expression.split(" ");
+        this.onTheClock = fields[0].startsWith("*") || fields[1].startsWith("*");
         this.executionTime = executionTime;
         this.weekdays = weekdays;
     }
 
     /**
      * @param fields exactly five cron fields, upper case, without whitespace
+     * @param zone the zone they are read in, or null for UTC
      * @param written the expression as the client wrote it, for error messages
      */
-    static CronRepeat of(List<String> fields, String written) {
+    static CronRepeat of(List<String> fields, CronZone zone, String written) {
         if (fields.size() != 5) {
             throw new RepeatSyntaxException("a cron expression has exactly 5 fields", written, EXAMPLES);
         }
@@ -80,9 +103,9 @@ public final class CronRepeat implements Repeat {
         CronRepeat repeat;
         try {
             repeat = bothDays
-                    ? new CronRepeat(expression, executionTime(String.join(" ", parsed.subList(0, 4)) + " *"),
+                    ? new CronRepeat(expression, zone, executionTime(String.join(" ", parsed.subList(0, 4)) + " *"),
                             executionTime(parsed.get(0) + " " + parsed.get(1) + " * " + parsed.get(3) + " " + dayOfWeek))
-                    : new CronRepeat(expression, executionTime(String.join(" ", parsed)), null);
+                    : new CronRepeat(expression, zone, executionTime(String.join(" ", parsed)), null);
         } catch (RuntimeException e) {
             // cron-utils reports bad input with unchecked exceptions of several kinds; all of
             // them mean the client's expression is wrong. Its messages are its own; the detail
@@ -146,7 +169,8 @@ public final class CronRepeat implements Repeat {
                 return next;
             }
             // Not this day at all: the first match of the day-of-month from the next day on.
-            ZonedDateTime lastSecond = next.get().toLocalDate().plusDays(1).atStartOfDay(ZoneOffset.UTC).minusSeconds(1);
+            ZonedDateTime lastSecond =
+                    next.get().toLocalDate().plusDays(1).atStartOfDay(next.get().getZone()).minusSeconds(1);
             next = executionTime.nextExecution(lastSecond);
         }
         return Optional.empty();
@@ -170,12 +194,37 @@ public final class CronRepeat implements Repeat {
         if (!Timeline.contains(from)) {
             throw new RepeatRangeException(normalized(), from);
         }
-        Optional<ZonedDateTime> next =
-                nextExecution(Instant.ofEpochMilli(Timeline.toMillis(from)).atZone(ZoneOffset.UTC));
-        if (next.isEmpty() || !Timeline.contains(next.get().toInstant())) {
+        Instant base = Instant.ofEpochMilli(Timeline.toMillis(from));
+        Optional<Instant> next = zone == null || onTheClock
+                ? nextExecution(base.atZone(zone == null ? ZoneOffset.UTC : zone.id())).map(ZonedDateTime::toInstant)
+                : onTheWallClock(base);
+        if (next.isEmpty() || !Timeline.contains(next.get())) {
             throw new RepeatRangeException(normalized(), from);
         }
-        return next.get().toInstant();
+        return next.get();
+    }
+
+    /**
+     * The first time of day the fields name, read on the zone's wall clock, that happens after
+     * {@code base}. The fields are matched against the wall clock's reading (as if it were UTC);
+     * {@link CronZone#firstInstant} then says when that reading happens. A slot can happen at or
+     * before the base only around a change of the clock: one the clock showed twice and that ran
+     * the first time, or several it skipped that ran together at the jump.
+     */
+    private Optional<Instant> onTheWallClock(Instant base) {
+        ZonedDateTime wall = LocalDateTime.ofInstant(base, zone.id()).atZone(ZoneOffset.UTC);
+        for (int slot = 0; slot < MAX_PASSED_SLOTS; slot++) {
+            Optional<ZonedDateTime> next = nextExecution(wall);
+            if (next.isEmpty()) {
+                return Optional.empty();
+            }
+            Instant at = zone.firstInstant(next.get().toLocalDateTime());
+            if (at.isAfter(base)) {
+                return Optional.of(at);
+            }
+            wall = next.get();
+        }
+        throw new IllegalStateException("no slot of " + normalized() + " after " + base + " within a day of slots");
     }
 
     /** The later of the scheduled and the finish time: the next run is the first match after both. */
@@ -192,17 +241,17 @@ public final class CronRepeat implements Repeat {
 
     @Override
     public String normalized() {
-        return "CRON " + expression;
+        return zone == null ? "CRON " + expression : "CRON " + zone.normalized() + " " + expression;
     }
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof CronRepeat cron && cron.expression.equals(expression);
+        return other instanceof CronRepeat cron && cron.normalized().equals(normalized());
     }
 
     @Override
     public int hashCode() {
-        return expression.hashCode();
+        return normalized().hashCode();
     }
 
     @Override

@@ -10,13 +10,14 @@ import java.time.Instant;
  * <pre>
  * repeat   = base "," modifier { "," modifier }
  *          | "HOURLY" | "DAILY" | "WEEKLY"
- *          | "CRON" cron-field cron-field cron-field cron-field cron-field
+ *          | "CRON" [ ( "TZ=" | "CRON_TZ=" ) zone ] cron-field cron-field cron-field cron-field cron-field
  * base     = "SCHEDULED" | "STARTED" | "FINISHED"
  * modifier = [ "+" | "-" ] number unit          (a space may follow the sign; one must precede the unit)
  *          | "START OF" ( "DAY" | "MONTH" | "YEAR" )
  *          | "WEEKDAY" ( "0" | "1" | … | "6" )        (0 = Sunday)
  * number   = digit { digit } [ "." digit { digit } ]
  * unit     = SECOND | MINUTE | HOUR | DAY | MONTH | YEAR, singular or plural
+ * zone     = a tz database name, such as Europe/Berlin, in any case
  * </pre>
  * The canned names mean {@code HOURLY} = {@code FINISHED, +1 HOUR}, {@code DAILY} =
  * {@code FINISHED, +1 DAY}, {@code WEEKLY} = {@code FINISHED, +7 DAYS}.
@@ -33,7 +34,8 @@ import java.time.Instant;
  *   <li>{@code FINISHED, +1 DAY, START OF DAY, +4 HOURS} — every day at 04:00 UTC;
  *   <li>{@code FINISHED, +1 DAY, WEEKDAY 1, START OF DAY, +6 HOURS} — every Monday at 06:00 UTC;
  *   <li>{@code SCHEDULED, +1 MONTH, START OF MONTH} — the 1st of every month at midnight;
- *   <li><code>CRON *&#47;15 * * * *</code> — at :00, :15, :30 and :45 of every hour.
+ *   <li><code>CRON *&#47;15 * * * *</code> — at :00, :15, :30 and :45 of every hour;
+ *   <li>{@code CRON TZ=Europe/Berlin 0 9 * * MON-FRI} — weekdays at 09:00 in Berlin, summer and winter.
  * </ul>
  *
  * <h2>Refused</h2>

@@ -44,11 +44,17 @@ public final class RepeatParser {
         List<String> words = words(text);
         if (words.get(0).equalsIgnoreCase("CRON")) {
             // Before splitting on commas: cron lists ("1,15") use them.
-            List<String> fields = new ArrayList<>(words.size() - 1);
-            for (String field : words.subList(1, words.size())) {
+            List<String> rest = words.subList(1, words.size());
+            CronZone zone = null;
+            if (!rest.isEmpty() && CronZone.names(rest.get(0))) {
+                zone = CronZone.parse(rest.get(0));
+                rest = rest.subList(1, rest.size());
+            }
+            List<String> fields = new ArrayList<>(rest.size());
+            for (String field : rest) {
                 fields.add(field.toUpperCase(Locale.ROOT));
             }
-            return CronRepeat.of(fields, text);
+            return CronRepeat.of(fields, zone, text);
         }
         String[] parts = text.split(",", -1);
         if (parts.length == 1) {

@@ -291,6 +291,21 @@ public interface RetryAndRepeatContract extends EngineFixture {
                 "asia", JobChanges.NONE.withRepeat("CRON 0 2 * * *")))).join().get(0).job().scheduledAt());
     }
 
+    /** The zone is part of the stored repeat: each run's successor is read on that zone's clock. */
+    @Test
+    default void aZonedCronJobRunsOnItsZonesClock() {
+        // 09:00 in Kolkata (UTC+05:30) is 03:30 UTC; the clock starts at 15:30 there.
+        String repeat = "cron tz=asia/kolkata 0 9 * * *";
+        Job added = engine().put("report", "in", JobChanges.NONE.withRepeat(repeat)).job();
+        assertEquals("CRON TZ=Asia/Kolkata 0 9 * * *", added.repeat());
+        assertEquals(Instant.parse("2026-11-22T03:30:00Z"), added.scheduledAt());
+        clock().advance(Duration.between(clock().instant(), added.scheduledAt()));
+        waker().runOnce();
+        Job next = finish(acceptOne("report"), true);
+        assertEquals(Instant.parse("2026-11-23T03:30:00Z"), next.scheduledAt());
+        assertEquals("CRON TZ=Asia/Kolkata 0 9 * * *", next.repeat());
+    }
+
     @Test
     default void aRepeatingJobWhoseAttemptsRunOutStillMovesOnToItsNextRun() {
         engine().put("nightly", "a", JobChanges.NONE.withRepeat("SCHEDULED, +1 DAY").withMaxAttempts(1));

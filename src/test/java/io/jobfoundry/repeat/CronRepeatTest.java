@@ -97,6 +97,72 @@ class CronRepeatTest {
                 "shown as written");
     }
 
+    @Test
+    void readsTheFieldsOnTheZonesClockSummerAndWinter() {
+        String weekdayMornings = "CRON TZ=Europe/Berlin 0 9 * * MON-FRI";
+        // Saturday 21 November: Monday 09:00 in Berlin is 08:00 UTC (CET); in July it is 07:00 (CEST).
+        assertEquals(List.of(Instant.parse("2026-11-23T08:00:00Z"), Instant.parse("2026-11-24T08:00:00Z")),
+                runs(weekdayMornings, Instant.parse("2026-11-21T10:00:00Z"), 2));
+        assertEquals(Instant.parse("2026-07-06T07:00:00Z"),
+                runs(weekdayMornings, Instant.parse("2026-07-04T10:00:00Z"), 1).get(0));
+        // The day is Berlin's too: 00:30 on Monday in Berlin is still Sunday in UTC.
+        assertEquals(Instant.parse("2026-11-22T23:30:00Z"),
+                runs("CRON TZ=Europe/Berlin 30 0 * * MON", Instant.parse("2026-11-21T10:00:00Z"), 1).get(0));
+    }
+
+    /** New York springs forward on 8 March 2026: 02:00 EST becomes 03:00 EDT (07:00 UTC). */
+    @Test
+    void aTimeOfDayTheClockSkipsRunsAtTheJump() {
+        Instant saturday = Instant.parse("2026-03-07T12:00:00Z");
+        assertEquals(List.of(Instant.parse("2026-03-08T07:00:00Z"),
+                Instant.parse("2026-03-09T06:30:00Z"), Instant.parse("2026-03-10T06:30:00Z")),
+                runs("CRON TZ=America/New_York 30 2 * * *", saturday, 3), "02:30 runs at 03:00 EDT that night, not never");
+        // Slots the jump skips run together at it, once: 02:00 and 02:30 with 03:00 itself.
+        assertEquals(List.of(Instant.parse("2026-03-08T06:00:00Z"), Instant.parse("2026-03-08T06:30:00Z"),
+                Instant.parse("2026-03-08T07:00:00Z"), Instant.parse("2026-03-08T07:30:00Z"),
+                Instant.parse("2026-03-09T05:00:00Z")),
+                runs("CRON TZ=America/New_York 0,30 1-3 * * *", Instant.parse("2026-03-08T05:00:00Z"), 5));
+    }
+
+    /** New York falls back on 1 November 2026: 02:00 EDT becomes 01:00 EST (06:00 UTC). */
+    @Test
+    void aTimeOfDayTheClockShowsTwiceRunsTheFirstTime() {
+        Instant saturday = Instant.parse("2026-10-31T12:00:00Z");
+        assertEquals(List.of(Instant.parse("2026-11-01T05:30:00Z"), Instant.parse("2026-11-02T06:30:00Z")),
+                runs("CRON TZ=America/New_York 30 1 * * *", saturday, 2), "01:30 EDT, not again at 01:30 EST");
+        // A run that ends in the repeated hour does not run that hour's 01:30 a second time.
+        Instant inTheSecondPass = Instant.parse("2026-11-01T06:10:00Z");
+        assertEquals(Instant.parse("2026-11-02T06:30:00Z"), RepeatParser.parse("CRON TZ=America/New_York 30 1 * * *")
+                .next(Instant.parse("2026-11-01T05:30:00Z"), inTheSecondPass, inTheSecondPass));
+        assertEquals(List.of(Instant.parse("2026-11-01T05:00:00Z"), Instant.parse("2026-11-01T05:30:00Z"),
+                Instant.parse("2026-11-01T07:00:00Z"), Instant.parse("2026-11-01T07:30:00Z")),
+                runs("CRON TZ=America/New_York 0,30 1-3 * * *", Instant.parse("2026-11-01T04:00:00Z"), 4),
+                "01:00 and 01:30 once each, then 02:00 EST");
+    }
+
+    /** A minute or hour field starting with {@code *} keeps real time across both changes, as cronie does. */
+    @Test
+    void anExpressionOnTheClockKeepsRealTimeAcrossTheChanges() {
+        String halfHours = "CRON TZ=America/New_York */30 * * * *";
+        assertEquals(List.of(Instant.parse("2026-11-01T05:00:00Z"), Instant.parse("2026-11-01T05:30:00Z"),
+                Instant.parse("2026-11-01T06:00:00Z"), Instant.parse("2026-11-01T06:30:00Z"),
+                Instant.parse("2026-11-01T07:00:00Z")),
+                runs(halfHours, Instant.parse("2026-11-01T04:45:00Z"), 5), "through the hour shown twice");
+        assertEquals(List.of(Instant.parse("2026-03-08T06:30:00Z"), Instant.parse("2026-03-08T07:00:00Z"),
+                Instant.parse("2026-03-08T07:30:00Z")),
+                runs(halfHours, Instant.parse("2026-03-08T06:15:00Z"), 3), "01:30 EST, then 03:00 EDT");
+        assertEquals(List.of(Instant.parse("2026-11-01T05:15:00Z"), Instant.parse("2026-11-01T06:15:00Z"),
+                Instant.parse("2026-11-01T07:15:00Z")),
+                runs("CRON TZ=America/New_York 15 * * * *", Instant.parse("2026-11-01T05:00:00Z"), 3));
+    }
+
+    @Test
+    void aZoneOfUtcIsTheDefaultClock() {
+        Instant from = Instant.parse("2026-03-07T12:00:00Z");
+        assertEquals(runs("CRON 30 2 * * *", from, 30), runs("CRON TZ=UTC 30 2 * * *", from, 30));
+        assertEquals(runs("CRON 0 0 */2 * 1", from, 10), runs("CRON TZ=Etc/UTC 0 0 */2 * 1", from, 10));
+    }
+
     private static List<Instant> runs(String repeat, Instant from, int count) {
         return RepeatPreview.upcoming(RepeatParser.parse(repeat), from, from, from, count);
     }

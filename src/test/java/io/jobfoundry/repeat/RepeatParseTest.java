@@ -34,6 +34,9 @@ class RepeatParseTest {
             "cron  */15 *  * * *"                         | CRON */15 * * * *
             "Cron 0 6 * * mon-fri"                        | CRON 0 6 * * MON-FRI
             "CRON 0 4 1,15 * 5"                           | CRON 0 4 1,15 * 5
+            "cron tz=europe/berlin 0 9 * * mon-fri"       | CRON TZ=Europe/Berlin 0 9 * * MON-FRI
+            "CRON CRON_TZ=America/New_York  30 2 * * *"   | CRON TZ=America/New_York 30 2 * * *
+            "CRON TZ=UTC 0 4 * * *"                       | CRON TZ=UTC 0 4 * * *
             """)
     void normalizes(String text, String normalized) {
         Repeat repeat = RepeatParser.parse(text);
@@ -56,6 +59,7 @@ class RepeatParseTest {
         CronRepeat cron = assertInstanceOf(CronRepeat.class, RepeatParser.parse("cron 0 6 * * mon"));
         assertEquals("0 6 * * MON", cron.expression());
         assertFalse(cron.equals(RepeatParser.parse("CRON 0 7 * * MON")));
+        assertFalse(cron.equals(RepeatParser.parse("CRON TZ=Europe/Berlin 0 6 * * MON")), "another clock");
     }
 
     @ParameterizedTest(name = "''{0}'': {1}")
@@ -113,6 +117,10 @@ class RepeatParseTest {
             CRON 0 0 * * 8                | invalid cron day-of-week field (0-7 or SUN-SAT)      | 8
             CRON 0 0 * * MON-FRU          | invalid cron day-of-week field (0-7 or SUN-SAT)      | MON-FRU
             CRON 0 0 30 2 *               | cron expression never fires                          | CRON 0 0 30 2 *
+            CRON TZ=Mars/Olympus 0 9 * * * | unknown time zone (a tz database name such as Europe/Berlin) | Mars/Olympus
+            CRON TZ= 0 9 * * *            | unknown time zone (a tz database name such as Europe/Berlin) | TZ=
+            CRON TZ=Europe/Berlin         | a cron expression has exactly 5 fields               | CRON TZ=Europe/Berlin
+            CRON 0 9 * * * TZ=Europe/Berlin | a cron expression has exactly 5 fields             | CRON 0 9 * * * TZ=Europe/Berlin
             """)
     void refuses(String text, String message, String offendingPart) {
         RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> RepeatParser.parse(text));

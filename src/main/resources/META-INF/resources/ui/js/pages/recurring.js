@@ -18,7 +18,7 @@ async function preview(body, signal) {
 function previewForm(signal) {
   const output = h('div', { id: 'preview-result', 'aria-live': 'polite' });
   const form = h('form', { class: 'filters', id: 'preview' },
-    h('label', { class: 'wide' }, 'Repeat', h('input', { name: 'repeat', required: true, placeholder: 'SCHEDULED, +1 HOUR · DAILY · CRON 0 4 * * *', autocomplete: 'off' })),
+    h('label', { class: 'wide' }, 'Repeat', h('input', { name: 'repeat', required: true, placeholder: 'SCHEDULED, +1 HOUR · DAILY · CRON TZ=Europe/Berlin 0 9 * * MON-FRI', autocomplete: 'off' })),
     h('label', null, 'Runs', h('input', { name: 'count', type: 'number', min: 1, max: 100, value: 5 })),
     h('button', { type: 'submit' }, 'Preview'));
   form.addEventListener('submit', async (event) => {
