@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 /** DESIGN.md: {@code repeat →} nothing; pure, no I/O, no reflection (native images). */
 class RepeatDependencyTest {
 
+    /** {@code java.time.zone} and {@code java.time.chrono}: a cron repeat's zone rules, the JDK's own tz database. */
     private static final Set<String> ALLOWED_PACKAGES = Set.of("io.jobfoundry.repeat", "java.lang", "java.math",
-            "java.time", "java.util", "com.cronutils.model", "com.cronutils.model.definition",
-            "com.cronutils.model.time", "com.cronutils.parser");
+            "java.time", "java.time.chrono", "java.time.zone", "java.util", "com.cronutils.model",
+            "com.cronutils.model.definition", "com.cronutils.model.time", "com.cronutils.parser");
 
     @Test
     void dependsOnlyOnTheJdkCoreCronUtilsAndTheRootException() {
