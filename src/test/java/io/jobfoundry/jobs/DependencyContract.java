@@ -304,6 +304,27 @@ public interface DependencyContract extends EngineFixture {
         assertEquals(List.of(), job("extract", "a").waitingFor());
     }
 
+    /** A job named in {@code after} that has already finished is no wait, so no cycle can close through it. */
+    @Test
+    default void aJobOthersWaitForMayNameJobsThatHaveAlreadyFinished() {
+        add("extract", "a");
+        engine().put("load", "l", after(ref("extract", "a")));
+        add("fetch", "done");
+        succeed("fetch");
+        add("fetch", "dropped");
+        engine().cancel("fetch", "dropped");
+
+        Job a = engine().put("extract", "a", after(ref("fetch", "done"))).job();
+        assertEquals(JobState.PENDING, a.state(), "a succeeded dependency: due");
+        assertEquals(List.of(), a.waitingFor());
+        assertEquals(List.of(ref("extract", "a")), job("load", "l").waitingFor(), "its dependent still waits");
+
+        Job cancelled = engine().put("extract", "a", after(ref("fetch", "dropped"))).job();
+        assertEquals(JobResult.CANCELLED, cancelled.result(), "a cancelled dependency ends it");
+        resolver().runOnce();
+        assertEquals(JobResult.CANCELLED, job("load", "l").result(), "and those waiting for it, as its cancel would");
+    }
+
     /**
      * Jobs added to wait for a job while it finishes: each add either sees it finished or leaves an
      * edge its finish sees (the two conflict), so none is left waiting for good.
