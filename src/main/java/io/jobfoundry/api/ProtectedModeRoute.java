@@ -30,7 +30,8 @@ class ProtectedModeRoute {
             }
         });
         if (tokens.protectedMode()) {
-            router.route().order(Integer.MIN_VALUE).handler(ProtectedModeRoute::check);
+            // After RepeatedHeaderRoute: of two Host headers, the verdict would judge one.
+            router.route().order(Integer.MIN_VALUE + 1).handler(ProtectedModeRoute::check);
         }
     }
 

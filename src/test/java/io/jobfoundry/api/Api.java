@@ -2,9 +2,13 @@ package io.jobfoundry.api;
 
 import static io.restassured.RestAssured.given;
 
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.eclipse.microprofile.config.ConfigProvider;
 
@@ -23,6 +27,18 @@ final class Api {
      */
     static boolean onFdb() {
         return "fdb".equals(ConfigProvider.getConfig().getOptionalValue("jobfoundry.store", String.class).orElse(""));
+    }
+
+    /**
+     * Sends {@code request} as written on a connection of its own (for what HTTP clients will not
+     * send: a header twice, a malformed request line) and answers all the service wrote back.
+     * The request should say {@code Connection: close}.
+     */
+    static String raw(String request) throws IOException {
+        try (Socket socket = new Socket("localhost", RestAssured.port)) {
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     /** A type name no other test (or earlier run) uses. */

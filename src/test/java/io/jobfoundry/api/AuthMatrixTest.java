@@ -3,6 +3,7 @@ package io.jobfoundry.api;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -195,6 +196,25 @@ class AuthMatrixTest {
                     .body("type", equalTo("tag:jobfoundry.io,2026:problem/unauthorized"));
             given().auth().oauth2(TokensProfile.VIEWER).get(open).then().statusCode(200);
         }
+    }
+
+    /**
+     * Of two Authorization headers the first decided, so a client's token outranked one a gateway
+     * added after it: refused whichever comes first, and nothing changes.
+     */
+    @Test
+    void aRequestWithTwoTokensIsRefusedWhicheverComesFirst() throws Exception {
+        String type = Api.type("two-tokens");
+        for (String[] tokens : new String[][] {{TokensProfile.VIEWER, TokensProfile.ADMIN},
+                {TokensProfile.ADMIN, TokensProfile.VIEWER}, {TokensProfile.ADMIN, "not-a-token"}}) {
+            String answer = Api.raw("POST /v1/types/" + type + "/pause HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Authorization: Bearer " + tokens[0] + "\r\nAuthorization: Bearer " + tokens[1] + "\r\n"
+                    + "Connection: close\r\n\r\n");
+            assertEquals("HTTP/1.1 400", answer.substring(0, 12), answer);
+            assertTrue(answer.contains("a request has one Authorization header, not 2"), answer);
+            assertFalse(answer.contains(tokens[0]) || answer.contains(tokens[1]), answer);
+        }
+        given().auth().oauth2(TokensProfile.ADMIN).get("/v1/types/{type}", type).then().statusCode(404);
     }
 
     @Test

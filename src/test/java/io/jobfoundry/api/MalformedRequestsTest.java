@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.emptyOrNullString;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jobfoundry.CapturedLog;
@@ -568,10 +569,23 @@ class MalformedRequestsTest {
                 .contentType(startsWith("application/problem+json"));
     }
 
+    /** RFC 9112: two Host headers are refused; protected mode judged the first and served the request. */
+    @Test
+    void aRequestWithTwoHostHeadersIsRefusedAndChangesNothing() throws Exception {
+        for (String hosts : List.of("Host: localhost\r\nHost: evil.example\r\n", "Host: evil.example\r\nHost: localhost\r\n")) {
+            String answer = Api.raw("PUT /v1/jobs/" + T + "/two-hosts HTTP/1.1\r\n" + hosts
+                    + "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+            assertEquals("HTTP/1.1 400", answer.substring(0, 12), hosts + " answered " + answer);
+            assertTrue(answer.contains("a request has one Host header, not 2"), answer);
+            assertFalse(answer.contains("evil"), "quotes nothing of the request: " + answer);
+        }
+        Api.get(T, "two-hosts").statusCode(404);
+    }
+
     @Test
     void aRequestWithoutAValidHostIsRefusedWithAProblemDocument() throws Exception {
         for (String host : List.of("", "Host: a b\r\n", "Host: x/y\r\n")) {
-            String answer = raw("GET /v1/jobs/" + T + "/j HTTP/1.1\r\n" + host + "Connection: close\r\n\r\n");
+            String answer = Api.raw("GET /v1/jobs/" + T + "/j HTTP/1.1\r\n" + host + "Connection: close\r\n\r\n");
             assertEquals("HTTP/1.1 400", answer.substring(0, 12), host + " answered " + answer);
             String lower = answer.toLowerCase(java.util.Locale.ROOT);
             assertTrue(lower.contains("\r\ncontent-type: application/problem+json"), answer);
@@ -585,7 +599,7 @@ class MalformedRequestsTest {
         // endpoint (the type's listing, a 405, a 404) instead of naming a job.
         for (String request : List.of("GET /v1/jobs/" + T + "/%2E", "PUT /v1/jobs/" + T + "/.",
                 "PUT /v1/jobs/" + T + "/%2e%2E", "POST /v1/jobs/" + T + "/../finish", "DELETE /v1/jobs/" + T + "/%2E")) {
-            String answer = raw(request + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            String answer = Api.raw(request + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Content-Length: 2\r\nConnection: close\r\n\r\n{}");
             assertEquals("HTTP/1.1 400", answer.substring(0, 12), request + " answered " + answer);
             assertTrue(answer.toLowerCase(java.util.Locale.ROOT).contains("\r\ncontent-type: application/problem+json"),
@@ -595,7 +609,7 @@ class MalformedRequestsTest {
         // An id with dots in it is an id like any other.
         Api.put(T, "a.b", "{}").statusCode(201);
         Api.get(T, "a.b").statusCode(200);
-        String dots = raw("GET /v1/jobs/" + T + "/...%2E HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        String dots = Api.raw("GET /v1/jobs/" + T + "/...%2E HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         assertEquals("HTTP/1.1 404", dots.substring(0, 12), dots);
     }
 
@@ -604,42 +618,35 @@ class MalformedRequestsTest {
         // PUT /v1/jobs/{type}//x made job x: the empty id's slashes were merged into one.
         for (String request : List.of("PUT /v1/jobs/" + T + "//empty-id", "GET /v1/jobs//" + T + "/j",
                 "PUT /v1/jobs/" + T + "//empty-id/")) {
-            String answer = raw(request + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            String answer = Api.raw(request + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Content-Length: 2\r\nConnection: close\r\n\r\n{}");
             assertEquals("HTTP/1.1 400", answer.substring(0, 12), request + " answered " + answer);
             assertTrue(answer.contains("'//'"), answer);
         }
         Api.get(T, "empty-id").statusCode(404);
         // A trailing slash is no empty segment short of the end: it is routed as before.
-        String trailing = raw("GET /v1/jobs/" + T + "/j/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        String trailing = Api.raw("GET /v1/jobs/" + T + "/j/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         assertTrue(!trailing.contains("'//'"), trailing);
     }
 
     /** Bodies are read as sent: an encoded one, or one under two media types, is refused before it is read. */
     @Test
     void aBodyTheServiceWouldMisreadIsRefused() throws Exception {
-        String encoded = raw("PUT /v1/jobs/" + T + "/encoded HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        String encoded = Api.raw("PUT /v1/jobs/" + T + "/encoded HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Encoding: br\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
         assertEquals("HTTP/1.1 415", encoded.substring(0, 12), encoded);
         assertTrue(encoded.contains("\"type\":\"tag:jobfoundry.io,2026:problem/unsupported-media-type\""), encoded);
         assertTrue(encoded.contains("without a Content-Encoding (it was 'br')"), encoded);
-        String twice = raw("PUT /v1/jobs/" + T + "/twice HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        String twice = Api.raw("PUT /v1/jobs/" + T + "/twice HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
         assertEquals("HTTP/1.1 400", twice.substring(0, 12), twice);
         assertTrue(twice.contains("one Content-Type header, not 2"), twice);
         Api.get(T, "encoded").statusCode(404);
         Api.get(T, "twice").statusCode(404);
         // identity is no encoding, and a request without a body carries no media type to misread.
-        String identity = raw("PUT /v1/jobs/" + T + "/identity HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        String identity = Api.raw("PUT /v1/jobs/" + T + "/identity HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Encoding: identity\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
         assertEquals("HTTP/1.1 201", identity.substring(0, 12), identity);
-    }
-
-    private static String raw(String request) throws Exception {
-        try (Socket socket = new Socket("localhost", io.restassured.RestAssured.port)) {
-            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
-            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        }
     }
 
     @Test
