@@ -100,7 +100,10 @@ final class PushCall {
             HttpClientRequest req = opened.result();
             request = req;
             if (ended.get()) {
-                req.reset(); // timed out or halted while connecting
+                // Timed out or halted while waiting for a connection: nothing was sent. Without a
+                // handler Vert.x logs the reset of a request never sent as an ERROR.
+                req.exceptionHandler(ignored -> { });
+                req.reset();
                 return;
             }
             req.send(Buffer.buffer(message.body())).onComplete(answered -> {
@@ -207,9 +210,12 @@ final class PushCall {
             }
             return engine.finishAsync(job.type(), job.id(), leased.lease(), false, Change.keep(), verdict.error());
         } catch (JobfoundryException refused) {
-            // The answer's data is more than a job may hold: a failed attempt that says so.
-            return engine.finishAsync(job.type(), job.id(), leased.lease(), false, Change.keep(),
-                    "push target's answer cannot be the job's data: " + refused.getMessage());
+            // The answer's object is more than a job's data may hold. A 2xx says the target did
+            // the work: the job succeeds with its data as it was, as for any answer that cannot
+            // be data, rather than fail an attempt and have the target do it again.
+            LOG.warnf("push of %s/%s: the target's answer cannot be the job's data (%s); the data is left as it"
+                    + " was", job.type(), job.id(), refused.getMessage());
+            return engine.finishAsync(job.type(), job.id(), leased.lease(), true, Change.keep(), null);
         }
     }
 

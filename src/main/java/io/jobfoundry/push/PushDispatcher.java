@@ -8,6 +8,7 @@ import io.jobfoundry.jobs.waits.JobWaits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,10 +50,12 @@ public final class PushDispatcher {
     /** @param blocking a thread for giving jobs back, which blocks for its commit */
     public PushDispatcher(JobEngine engine, JobWaits waits, Vertx vertx, PushTargets targets, PushConfig config,
             PushMetrics metrics, ExecutorService blocking) {
-        // Up to a type's largest concurrency at once to one host; redirects are a failed attempt.
+        // Up to a type's largest concurrency at once to one host: the pool's size is PoolOptions',
+        // which the builder does not take from HttpClientOptions (there it stayed Vert.x' 5, and a
+        // sixth call waited for a connection while its timeout ran). Redirects are a failed attempt.
         HttpClient client = vertx.httpClientBuilder().with(new HttpClientOptions().setKeepAlive(true)
-                        .setMaxPoolSize(PushTarget.MAX_CONCURRENCY).setMaxRedirects(0)
-                        .setConnectTimeout((int) TypeSettings.DEFAULT.activityTimeout().toMillis()))
+                        .setMaxRedirects(0).setConnectTimeout((int) TypeSettings.DEFAULT.activityTimeout().toMillis()))
+                .with(new PoolOptions().setHttp1MaxSize(PushTarget.MAX_CONCURRENCY))
                 // A target that answers no HTTP, or resets, fails its call (its lastError says so);
                 // without a handler Vert.x would also log each such connection as an ERROR.
                 .withConnectHandler(connection -> connection.exceptionHandler(
@@ -123,8 +126,15 @@ public final class PushDispatcher {
                 lane = new PushLane(push, type, settings);
                 lanes.put(type, lane);
                 lane.pump();
-            } else if (lane.update(settings)) {
-                LOG.infof("push: type %s pushes to %s", type, settings.push().loggedUrl());
+            } else {
+                PushTarget before = lane.settings().push();
+                if (lane.update(settings)) {
+                    LOG.infof("push: type %s pushes to %s", type, settings.push().loggedUrl());
+                } else if (!before.equals(settings.push())) {
+                    LOG.infof("push: type %s now pushes to %s, up to %d calls at once, each within %s s", type,
+                            settings.push().loggedUrl(), settings.push().concurrency(),
+                            TypeSettings.seconds(settings.push().timeout()).toPlainString());
+                }
             }
         });
     }

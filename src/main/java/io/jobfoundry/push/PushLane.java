@@ -34,6 +34,8 @@ final class PushLane {
     private final Set<PushCall> calls = ConcurrentHashMap.newKeySet();
     private volatile TypeSettings settings;
     private CompletableFuture<List<LeasedJob>> accepting;
+    /** How many jobs the open accept may bring. */
+    private int acceptingFor;
     private boolean stopped;
 
     PushLane(PushContext push, String type, TypeSettings settings) {
@@ -47,17 +49,32 @@ final class PushLane {
         return meters;
     }
 
+    TypeSettings settings() {
+        return settings;
+    }
+
     /**
      * New settings (url, timeout, concurrency) for the calls made from now on; a stopped lane takes
-     * jobs again, its calls still in flight counted against the concurrency. Answers whether it had
-     * stopped.
+     * jobs again, its calls still in flight counted against the concurrency. An open accept that
+     * may bring more jobs than a lowered concurrency leaves free is dropped for a narrower one: a
+     * concurrency is lowered when the target is overloaded, and that accept could wait
+     * {@link #ACCEPT_WAIT} for jobs. Answers whether it had stopped.
      */
     boolean update(TypeSettings settings) {
         boolean resumed;
+        CompletableFuture<List<LeasedJob>> tooWide = null;
         synchronized (this) {
             this.settings = settings;
             resumed = stopped;
             stopped = false;
+            if (accepting != null && acceptingFor > settings.push().concurrency() - calls.size()) {
+                tooWide = accepting;
+                accepting = null;
+            }
+        }
+        if (tooWide != null) {
+            // As stop() leaves one: its waiter gone, a job handed to it goes back to the queue.
+            tooWide.cancel(false);
         }
         pump();
         return resumed;
@@ -71,8 +88,8 @@ final class PushLane {
             if (stopped || accepting != null || free <= 0) {
                 return;
             }
-            AcceptRequest request = new AcceptRequest(List.of(type), Math.min(free, AcceptRequest.MAX_JOBS), null,
-                    WORKER);
+            acceptingFor = Math.min(free, AcceptRequest.MAX_JOBS);
+            AcceptRequest request = new AcceptRequest(List.of(type), acceptingFor, null, WORKER);
             accept = push.waits().accept(request, ACCEPT_WAIT).toCompletableFuture();
             accepting = accept;
         }

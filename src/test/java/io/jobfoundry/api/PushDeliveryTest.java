@@ -36,6 +36,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
@@ -53,11 +55,12 @@ import org.junit.jupiter.api.Test;
 class PushDeliveryTest {
 
     static final String SECRET = "s3cret-push-key";
-    static final int MAX_ANSWER = 1024;
+    /** Above the 64 KiB a job's data may hold, so that an answer can be read and still be too large as data. */
+    static final int MAX_ANSWER = 80_000;
     /** Generous: events on other threads, on a machine shared with builds. */
     static final long WAIT_SECONDS = 30;
 
-    /** Pushes allowed to the loopback target, signed, answers read up to 1 KiB. */
+    /** Pushes allowed to the loopback target, signed, answers read up to {@link #MAX_ANSWER} bytes. */
     public static class Pushing implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -196,6 +199,23 @@ class PushDeliveryTest {
         assertEquals(List.of("failed", "succeeded"), job.getList("history.outcome"));
         assertEquals("push target answered 500: {\"error\":\"boom\"}", job.getString("history[0].error"));
         assertEquals(List.of("push", "push"), job.getList("history.worker"));
+    }
+
+    /**
+     * A 2xx says the target did the work: an answer whose object a job's data cannot hold (over
+     * 64 KiB) leaves the data as it was, and the job succeeds rather than being called again.
+     */
+    @Test
+    void aSuccessWhoseAnswerIsTooLargeForDataSucceedsKeepingTheData() throws Exception {
+        String type = Api.type("push-big-answer");
+        String path = "/" + type;
+        routes.put(path, call -> answer(call, 200, "{\"pad\":\"" + "x".repeat(70_000) + "\"}"));
+        pushTo(type, path, "3");
+        Api.put(type, "a", "{\"data\":{\"region\":\"eu\"}}").statusCode(201);
+        JsonPath job = finished(type, "a");
+        assertEquals("succeeded", job.getString("result"));
+        assertEquals(List.of("succeeded"), job.getList("history.outcome"), "called once");
+        assertEquals("eu", job.getString("data.region"));
     }
 
     /** Answers every connection with a line that is no HTTP, then closes it. */
@@ -362,6 +382,67 @@ class PushDeliveryTest {
             assertEquals("succeeded", finished(type, "j" + i).getString("result"));
         }
         assertEquals(2, most.get());
+    }
+
+    /**
+     * A type's whole concurrency reaches its target at once: the client's pool held five connections
+     * per host, so the sixth call waited for one while its timeout ran, and failed unsent.
+     */
+    @Test
+    void asManyCallsAsTheConcurrencyReachOneTargetAtOnce() throws Exception {
+        String type = Api.type("push-wide");
+        String path = "/" + type;
+        int jobs = 12;
+        List<Received> held = new CopyOnWriteArrayList<>();
+        routes.put(path, held::add);
+        json("{\"push\":{\"url\":\"" + url(path) + "\",\"concurrency\":" + jobs + ",\"timeout\":30}}")
+                .put("/v1/types/{type}", type).then().statusCode(200);
+        for (int i = 0; i < jobs; i++) {
+            Api.put(type, "j" + i, "{}").statusCode(201);
+        }
+        WaitsTest.awaitCondition(() -> held.size() == jobs);
+        for (Received call : held) {
+            vertx.runOnContext(v -> answer(call, 200, "{}"));
+        }
+        for (int i = 0; i < jobs; i++) {
+            JsonPath job = finished(type, "j" + i);
+            assertEquals("succeeded", job.getString("result"));
+            assertEquals(1, job.getList("history").size(), "one call each: " + job.getList("history"));
+        }
+    }
+
+    /**
+     * A concurrency lowered while the type waits for jobs holds for the next ones at once: the
+     * accept open for the old number of free slots would otherwise take up to that many, for as
+     * long as it waits (30 s).
+     */
+    @Test
+    void aLoweredConcurrencyHoldsForTheJobsThatComeNext() throws Exception {
+        String type = Api.type("push-lowered");
+        String path = "/" + type;
+        List<Received> held = new CopyOnWriteArrayList<>();
+        routes.put(path, held::add);
+        try (CapturedLog dispatcher = CapturedLog.of(io.jobfoundry.push.PushDispatcher.class)) {
+            json("{\"push\":{\"url\":\"" + url(path) + "\",\"concurrency\":10}}").put("/v1/types/{type}", type)
+                    .then().statusCode(200);
+            WaitsTest.awaitCondition(() -> logged(dispatcher, "push: type " + type + " pushes to ") == 1);
+            json("{\"push\":{\"concurrency\":1}}").put("/v1/types/{type}", type).then().statusCode(200);
+            WaitsTest.awaitCondition(() -> logged(dispatcher, "push: type " + type + " now pushes to ") == 1);
+        }
+        // Four jobs due in one transaction: an accept for ten would take them all.
+        json("{\"jobs\":[" + IntStream.range(0, 4).mapToObj(i -> "{\"type\":\"" + type + "\",\"id\":\"j" + i + "\"}")
+                .collect(Collectors.joining(",")) + "]}").post("/v1/jobs").then().statusCode(200);
+        WaitsTest.awaitCondition(() -> held.size() == 1);
+        assertEquals(3, pending(type), "one call in flight, the other jobs wait");
+        for (int answered = 0; answered < 4; answered++) {
+            int next = answered;
+            WaitsTest.awaitCondition(() -> held.size() > next);
+            assertEquals(next + 1, held.size(), "one at a time");
+            vertx.runOnContext(v -> answer(held.get(next), 200, "{}"));
+        }
+        for (int i = 0; i < 4; i++) {
+            assertEquals("succeeded", finished(type, "j" + i).getString("result"));
+        }
     }
 
     /** Push turned off and on again while calls are in flight: they still count against the concurrency. */
