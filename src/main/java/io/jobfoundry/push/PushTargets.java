@@ -33,7 +33,8 @@ public final class PushTargets {
     public boolean allows(String url) {
         String resolved;
         try {
-            resolved = new URI(ENCODED_SEPARATORS.matcher(url).replaceAll(PushTargets::decoded)).normalize().toString();
+            String decoded = ENCODED_SEPARATORS.matcher(url).replaceAll(PushTargets::decoded);
+            resolved = new URI(withoutPathParameters(decoded)).normalize().toString();
         } catch (URISyntaxException e) {
             return false;
         }
@@ -53,6 +54,19 @@ public final class PushTargets {
             default -> "/"; // %2F, and %5C, which some servers take for a slash
         };
     }
+
+    /**
+     * The URL without the parameters of its path segments ({@code ;jsessionid=…}): servlet
+     * containers drop them before they resolve dot segments, so {@code /hooks/..;/admin} reaches
+     * {@code /admin} on Tomcat or Jetty.
+     */
+    private static String withoutPathParameters(String url) {
+        int query = url.indexOf('?');
+        String path = query < 0 ? url : url.substring(0, query);
+        return PATH_PARAMETERS.matcher(path).replaceAll("") + (query < 0 ? "" : url.substring(query));
+    }
+
+    private static final Pattern PATH_PARAMETERS = Pattern.compile(";[^/]*");
 
     private static boolean under(String url, String prefix) {
         if (!url.startsWith(prefix)) {

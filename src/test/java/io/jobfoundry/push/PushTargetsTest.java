@@ -39,6 +39,17 @@ class PushTargetsTest {
         assertTrue(targets.allows("http://10.0.0.7:8080/hooks/report%2Ecsv?next=%2F..%2F"));
     }
 
+    /** Servlet containers drop a segment's parameters before they resolve it: /hooks/..;/admin is /admin there. */
+    @Test
+    void pathParametersDoNotHideADotSegment() {
+        PushTargets targets = new PushTargets(List.of("http://10.0.0.7:8080/hooks/"));
+        assertFalse(targets.allows("http://10.0.0.7:8080/hooks/..;/admin"));
+        assertFalse(targets.allows("http://10.0.0.7:8080/hooks/..;x=1/admin"));
+        assertFalse(targets.allows("http://10.0.0.7:8080/hooks/.%2e;/admin"));
+        assertTrue(targets.allows("http://10.0.0.7:8080/hooks/run;v=2"), "a parameter that stays under the prefix");
+        assertTrue(targets.allows("http://10.0.0.7:8080/hooks/run?a=..;/b"), "a query is no path");
+    }
+
     @Test
     void aPortMayFollowAnIpv6HostButNotAPortOrAPath() {
         PushTargets targets = new PushTargets(List.of("http://[::1]", "http://[fd00::7]:8080", "https://api.example/v1"));
