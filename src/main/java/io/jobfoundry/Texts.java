@@ -14,6 +14,31 @@ public final class Texts {
         return text.substring(0, text.offsetByCodePoints(0, max));
     }
 
+    /**
+     * {@code text} with the characters that do not show as themselves in a log line written as a
+     * backslash, {@code u} and four hex digits: controls, line and paragraph separators (U+2028, U+2029, which some viewers
+     * break lines at), and format characters such as the bidirectional overrides (U+202E), which
+     * reorder what follows them on screen. Ids and groups may hold any of these but controls.
+     */
+    public static String visible(String text) {
+        StringBuilder shown = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            int kind = Character.getType(c);
+            boolean hidden = Character.isISOControl(c) || kind == Character.LINE_SEPARATOR
+                    || kind == Character.PARAGRAPH_SEPARATOR || kind == Character.FORMAT;
+            if (hidden && shown == null) {
+                shown = new StringBuilder(text.length() + 8).append(text, 0, i);
+            }
+            if (hidden) {
+                shown.append(String.format("\\u%04X", (int) c));
+            } else if (shown != null) {
+                shown.append(c);
+            }
+        }
+        return shown == null ? text : shown.toString();
+    }
+
     /** Whether {@code text} holds a surrogate not in a pair: no Unicode text, and nothing the store can keep. */
     public static boolean hasLoneSurrogate(String text) {
         for (int i = 0; i < text.length(); i++) {

@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs;
 
 import io.jobfoundry.Futures;
+import io.jobfoundry.Texts;
 import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.Added;
 import io.jobfoundry.jobs.model.BulkAction;
@@ -133,8 +134,9 @@ public final class ScopedJobs {
     public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
         checkNamed(filter);
         BulkResult result = engine.bulk(action, filter, scope::permits, limit);
-        AUDIT.infof("%s ran bulk %s on %s: %d matched, %d changed", caller, action.wireName(), filter.describe(),
-                result.matched(), result.changed());
+        AUDIT.infof("%s ran bulk %s on %s%s: %d matched, %d changed", caller, action.wireName(), filter.describe(),
+                scope.isAll() ? "" : " within the token's types " + String.join(",", scope.globs()), result.matched(),
+                result.changed());
         return result;
     }
 
@@ -152,13 +154,13 @@ public final class ScopedJobs {
     public void remove(String type, String id) {
         scope.check(type);
         engine.remove(type, id);
-        AUDIT.infof("%s removed job %s/%s", caller, type, id);
+        AUDIT.infof("%s removed job %s/%s", caller, type, Texts.visible(id));
     }
 
     public Job cancel(String type, String id) {
         scope.check(type);
         Job job = engine.cancel(type, id);
-        AUDIT.infof("%s cancelled job %s/%s", caller, type, id);
+        AUDIT.infof("%s cancelled job %s/%s", caller, type, Texts.visible(id));
         return shown(job);
     }
 

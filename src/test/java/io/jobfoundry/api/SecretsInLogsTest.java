@@ -39,6 +39,17 @@ class SecretsInLogsTest {
                         + "\"group\":\"tenant-a\"}}")
                 .post("/v1/bulk").then().statusCode(200);
 
+        // Characters that would break or reorder an audit line on screen are written as escapes.
+        String hidden = "line\u2028break\u202Eflip";
+        given().auth().oauth2(TokensProfile.PRODUCER).contentType(ContentType.JSON).body("{}")
+                .put("/v1/jobs/{type}/{id}", type, hidden).then().statusCode(201);
+        given().auth().oauth2(TokensProfile.PRODUCER).delete("/v1/jobs/{type}/{id}", type, hidden).then().statusCode(204);
+        // A confined token's bulk action says it was narrowed to the token's types.
+        String confined = "email-audit-" + type;
+        given().auth().oauth2(TokensProfile.EMAIL).contentType(ContentType.JSON)
+                .body("{\"action\":\"cancel\",\"filter\":{\"type\":\"" + confined + "*\"}}")
+                .post("/v1/bulk").then().statusCode(200);
+
         String log = Files.readString(Path.of(TokensProfile.LOG_FILE));
         assertTrue(log.contains("token(s) configured"), "the log file holds the start: " + log.length() + " chars");
         for (Map.Entry<String, String> token : TokensProfile.SECRETS.entrySet()) {
@@ -54,7 +65,12 @@ class SecretsInLogsTest {
         assertTrue(log.lines().anyMatch(line -> line.contains("ci-admin ran bulk cancel on type " + type + " (state pending,"
                 + " group ") && line.contains("tenant-a") && line.contains("): 0 matched, 0 changed")),
                 "the bulk action's audit line, with what it filtered on");
-        assertEquals(1, log.lines().filter(line -> line.contains("bulk cancel") && line.contains(type)).count(),
-                "one line per bulk action");
+        assertEquals(1, log.lines().filter(line -> line.contains("ci-admin ran bulk cancel") && line.contains(type))
+                .count(), "one line per bulk action");
+        // In the file's JSON, the escape's backslash is itself escaped.
+        assertTrue(log.contains("ci-producer removed job " + type + "/line\\\\u2028break\\\\u202Eflip"),
+                "the removal's audit line, its id's separator and override escaped");
+        assertTrue(log.contains("email-team ran bulk cancel on type " + confined + "* within the token's types email*"),
+                "the confined bulk action's audit line");
     }
 }

@@ -1,5 +1,6 @@
 package io.jobfoundry.jobs.model;
 
+import io.jobfoundry.Texts;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,7 +55,7 @@ public record JobFilter(String types, JobState state, JobResult result, String g
             also.add("result " + result.wireName());
         }
         if (group != null) {
-            also.add("group \"" + group.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+            also.add("group \"" + Texts.visible(group.replace("\\", "\\\\").replace("\"", "\\\"")) + "\"");
         }
         return "type " + (types == null ? "*" : types) + (also.isEmpty() ? "" : " (" + String.join(", ", also) + ")");
     }
