@@ -19,6 +19,11 @@ public final class PushTargets {
         this.prefixes = prefixes.stream().map(String::trim).filter(p -> !p.isEmpty()).toList();
     }
 
+    /** How many prefixes are allowed. */
+    public int size() {
+        return prefixes.size();
+    }
+
     /** True if push delivery is configured at all. */
     public boolean configured() {
         return !prefixes.isEmpty();

@@ -16,10 +16,13 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.concurrent.Executors;
+import org.jboss.logging.Logger;
 
 /** Push delivery's parts, and its start; its shutdown is {@link GracefulShutdown}'s. */
 @ApplicationScoped
 public class PushProducer {
+
+    private static final Logger LOG = Logger.getLogger(PushProducer.class);
 
     /** 16 MiB: far beyond any job's data (64 KiB), still bounded. */
     static final int MAX_ANSWER_BYTES = 16 << 20;
@@ -44,8 +47,18 @@ public class PushProducer {
                 Executors.newSingleThreadExecutor(DaemonThreads.named("jobfoundry-push")));
     }
 
-    /** Every replica pushes: the types that push are read from the store, wherever they were configured. */
-    void start(@Observes StartupEvent event, PushDispatcher dispatcher) {
+    /**
+     * Every replica pushes: the types that push are read from the store, wherever they were
+     * configured. Whether calls are signed is said once: an empty secret (an unset variable in a
+     * manifest) reads as none, and the calls would go out unsigned with nothing else to tell.
+     */
+    void start(@Observes StartupEvent event, PushDispatcher dispatcher, PushTargets targets, PushConfig config) {
+        if (targets.configured()) {
+            LOG.infof("push delivery: to targets under %d allowed prefix(es); calls %s", targets.size(),
+                    config.signingSecret().filter(secret -> !secret.isEmpty()).isPresent()
+                            ? "signed (Jobfoundry-Signature, jobfoundry.push.signing-secret)"
+                            : "NOT signed: no jobfoundry.push.signing-secret is set");
+        }
         dispatcher.start();
     }
 }
