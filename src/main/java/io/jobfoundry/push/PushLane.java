@@ -110,7 +110,14 @@ final class PushLane {
             }
             if (jobs != null) {
                 TypeSettings now = settings;
+                int free = now.push().concurrency() - calls.size();
                 for (LeasedJob leased : jobs) {
+                    if (free-- <= 0) {
+                        // Brought by an accept the lowered concurrency dropped, which had already
+                        // taken them: back to the queue, unchanged, rather than one call too many.
+                        push.giveBackLater(leased);
+                        continue;
+                    }
                     PushCall call = new PushCall(push, meters, this::ended, leased, now.push(), now.activityTimeout());
                     calls.add(call);
                     started.add(call);
