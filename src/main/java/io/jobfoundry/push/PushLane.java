@@ -43,6 +43,7 @@ final class PushLane {
         this.type = type;
         this.settings = settings;
         this.meters = push.metrics().of(type);
+        meters.concurrency.set(settings.push().concurrency());
     }
 
     PushMetrics.TypeMeters meters() {
@@ -67,6 +68,7 @@ final class PushLane {
             this.settings = settings;
             resumed = stopped;
             stopped = false;
+            meters.concurrency.set(settings.push().concurrency());
             if (accepting != null && acceptingFor > settings.push().concurrency() - calls.size()) {
                 tooWide = accepting;
                 accepting = null;
@@ -156,6 +158,7 @@ final class PushLane {
         synchronized (this) {
             wasTaking = !stopped;
             stopped = true;
+            meters.concurrency.set(0);
             open = accepting;
         }
         if (open != null) {

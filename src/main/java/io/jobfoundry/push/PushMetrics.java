@@ -27,9 +27,11 @@ public final class PushMetrics {
         this.registry = registry;
     }
 
-    /** A type's meters; its in-flight count is the one its lane keeps. */
+    /** A type's meters; its in-flight count and concurrency are the ones its lane keeps. */
     final class TypeMeters {
         final AtomicInteger inFlight = new AtomicInteger();
+        /** The type's push.concurrency as this replica applies it; 0 while it does not push. */
+        final AtomicInteger concurrency = new AtomicInteger();
         private final ConcurrentHashMap<String, Counter> calls = new ConcurrentHashMap<>();
         private final Timer latency;
         private final String type;
@@ -41,6 +43,10 @@ public final class PushMetrics {
                     .tag("type", type).serviceLevelObjectives(CALL_TIMES).register(registry);
             Gauge.builder("jobfoundry.push.in.flight", inFlight, AtomicInteger::get)
                     .description("Push calls in flight on this replica").tag("type", type).register(registry);
+            // Beside in_flight, so that a target at its limit is one comparison: in_flight >= concurrency.
+            Gauge.builder("jobfoundry.push.concurrency", concurrency, AtomicInteger::get)
+                    .description("The type's push.concurrency on this replica; 0 while it does not push")
+                    .tag("type", type).register(registry);
         }
 
         void called(String outcome, Duration took) {

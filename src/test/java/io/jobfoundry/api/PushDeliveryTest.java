@@ -426,9 +426,11 @@ class PushDeliveryTest {
             json("{\"push\":{\"url\":\"" + url(path) + "\",\"concurrency\":10}}").put("/v1/types/{type}", type)
                     .then().statusCode(200);
             WaitsTest.awaitCondition(() -> logged(dispatcher, "push: type " + type + " pushes to ") == 1);
+            assertTrue(scrape().contains("jobfoundry_push_concurrency{type=\"" + type + "\"} 10.0"));
             json("{\"push\":{\"concurrency\":1}}").put("/v1/types/{type}", type).then().statusCode(200);
             WaitsTest.awaitCondition(() -> logged(dispatcher, "push: type " + type + " now pushes to ") == 1);
         }
+        assertTrue(scrape().contains("jobfoundry_push_concurrency{type=\"" + type + "\"} 1.0"), "as applied");
         // Four jobs due in one transaction: an accept for ten would take them all.
         json("{\"jobs\":[" + IntStream.range(0, 4).mapToObj(i -> "{\"type\":\"" + type + "\",\"id\":\"j" + i + "\"}")
                 .collect(Collectors.joining(",")) + "]}").post("/v1/jobs").then().statusCode(200);
