@@ -156,6 +156,22 @@ class CronRepeatTest {
                 runs("CRON TZ=America/New_York 15 * * * *", Instant.parse("2026-11-01T05:00:00Z"), 3));
     }
 
+    /** Changes at midnight (Santiago) and by half an hour (Lord Howe Island) follow the same rules. */
+    @Test
+    void changesAtMidnightAndByHalfAnHourFollowTheSameRules() {
+        // Santiago springs forward at 00:00 on 6 September 2026: midnight runs at the jump, 01:00.
+        assertEquals(List.of(Instant.parse("2026-09-05T04:00:00Z"), Instant.parse("2026-09-06T04:00:00Z"),
+                Instant.parse("2026-09-07T03:00:00Z")),
+                runs("CRON TZ=America/Santiago 0 0 * * *", Instant.parse("2026-09-04T12:00:00Z"), 3));
+        // Lord Howe Island goes from 02:00 to 02:30 on 4 October 2026, and back from 02:00 to 01:30
+        // on 5 April 2026 (UTC+11 to +10:30).
+        assertEquals(Instant.parse("2026-10-03T15:30:00Z"),
+                runs("CRON TZ=Australia/Lord_Howe 15 2 * * *", Instant.parse("2026-10-03T12:00:00Z"), 1).get(0));
+        assertEquals(List.of(Instant.parse("2026-04-04T14:45:00Z"), Instant.parse("2026-04-05T15:15:00Z")),
+                runs("CRON TZ=Australia/Lord_Howe 45 1 * * *", Instant.parse("2026-04-04T12:00:00Z"), 2),
+                "01:45 once, the first time");
+    }
+
     @Test
     void aZoneOfUtcIsTheDefaultClock() {
         Instant from = Instant.parse("2026-03-07T12:00:00Z");
