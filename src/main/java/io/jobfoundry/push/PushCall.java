@@ -183,7 +183,15 @@ final class PushCall {
             completed();
             return true;
         }
-        Futures.whenDone(finish(verdict), (job, failure) -> {
+        CompletableFuture<Job> finishing;
+        try {
+            finishing = finish(verdict);
+        } catch (RuntimeException refused) {
+            // Refused before it began (the engine checks its input at once): the call must still
+            // end, or its slot would stay taken.
+            finishing = CompletableFuture.failedFuture(refused);
+        }
+        Futures.whenDone(finishing, (job, failure) -> {
             Throwable why = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             if (why instanceof HaltException halt) {
@@ -201,22 +209,22 @@ final class PushCall {
     private CompletableFuture<Job> finish(PushVerdict verdict) {
         JobEngine engine = push.engine();
         Job job = leased.job();
-        try {
-            if (verdict.succeeded()) {
+        if (verdict.succeeded()) {
+            try {
                 return engine.finishAsync(job.type(), job.id(), leased.lease(), true, verdict.data(), null);
+            } catch (JobfoundryException refused) {
+                // The answer's object is more than a job's data may hold. A 2xx says the target
+                // did the work: the job succeeds with its data as it was, as for any answer that
+                // cannot be data, rather than fail an attempt and have the target do it again.
+                LOG.warnf("push of %s/%s: the target's answer cannot be the job's data (%s); the data is left as"
+                        + " it was", job.type(), job.id(), refused.getMessage());
+                return engine.finishAsync(job.type(), job.id(), leased.lease(), true, Change.keep(), null);
             }
-            if (verdict.notBefore() != null) {
-                return engine.failAsync(job.type(), job.id(), leased.lease(), verdict.error(), verdict.notBefore());
-            }
-            return engine.finishAsync(job.type(), job.id(), leased.lease(), false, Change.keep(), verdict.error());
-        } catch (JobfoundryException refused) {
-            // The answer's object is more than a job's data may hold. A 2xx says the target did
-            // the work: the job succeeds with its data as it was, as for any answer that cannot
-            // be data, rather than fail an attempt and have the target do it again.
-            LOG.warnf("push of %s/%s: the target's answer cannot be the job's data (%s); the data is left as it"
-                    + " was", job.type(), job.id(), refused.getMessage());
-            return engine.finishAsync(job.type(), job.id(), leased.lease(), true, Change.keep(), null);
         }
+        if (verdict.notBefore() != null) {
+            return engine.failAsync(job.type(), job.id(), leased.lease(), verdict.error(), verdict.notBefore());
+        }
+        return engine.finishAsync(job.type(), job.id(), leased.lease(), false, Change.keep(), verdict.error());
     }
 
     private void stopTimers() {
