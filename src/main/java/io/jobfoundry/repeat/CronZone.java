@@ -32,9 +32,9 @@ record CronZone(ZoneId id) {
     private static final String ROBFIG_PREFIX = "CRON_TZ=";
 
     /** Every region the JDK's tz database knows, by its name in lower case. */
-    private static final Map<String, String> NAMES = names();
+    private static final Map<String, String> NAMES = byLowerCase();
 
-    private static Map<String, String> names() {
+    private static Map<String, String> byLowerCase() {
         Map<String, String> names = new HashMap<>();
         for (String name : ZoneId.getAvailableZoneIds()) {
             names.put(name.toLowerCase(Locale.ROOT), name);
