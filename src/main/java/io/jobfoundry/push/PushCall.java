@@ -129,7 +129,8 @@ final class PushCall {
         });
         response.exceptionHandler(failure -> end(PushVerdict.unreachable(failure)));
         response.endHandler(ignored -> end(PushVerdict.answered(response.statusCode(),
-                response.getHeader("Retry-After"), body.getBytes(), push.clock().instant())));
+                response.getHeader("Retry-After"), response.getHeader("Content-Type"), body.getBytes(),
+                push.clock().instant())));
     }
 
     private void heartbeat() {

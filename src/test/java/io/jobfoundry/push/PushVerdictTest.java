@@ -17,7 +17,21 @@ class PushVerdictTest {
     private static final Instant NOW = Instant.parse("2026-11-21T10:00:00Z");
 
     private static PushVerdict answered(int status, String retryAfter, String body) {
-        return PushVerdict.answered(status, retryAfter, body.getBytes(StandardCharsets.UTF_8), NOW);
+        return PushVerdict.answered(status, retryAfter, "application/json", body.getBytes(StandardCharsets.UTF_8), NOW);
+    }
+
+    /** Only an answer declared JSON becomes data, as only a request body declared JSON is read. */
+    @Test
+    void onlyAnAnswerDeclaredJsonBecomesTheData() {
+        byte[] object = "{\"message\":\"ok\"}".getBytes(StandardCharsets.UTF_8);
+        for (String json : new String[] {"application/json", "Application/JSON; charset=utf-8", "application/vnd.acme+json"}) {
+            assertEquals(Change.to("{\"message\":\"ok\"}"), PushVerdict.answered(200, null, json, object, NOW).data(), json);
+        }
+        for (String other : new String[] {null, "text/plain", "text/html; charset=utf-8", "application/jsonl", "text/json+x"}) {
+            PushVerdict verdict = PushVerdict.answered(200, null, other, object, NOW);
+            assertTrue(verdict.succeeded(), other);
+            assertEquals(Change.keep(), verdict.data(), other);
+        }
     }
 
     @Test
@@ -42,7 +56,7 @@ class PushVerdictTest {
             assertEquals(Change.keep(), verdict.data(), refused);
         }
         byte[] notUtf8 = {'{', '"', 'a', '"', ':', '"', (byte) 0xFF, (byte) 0xFE, '"', '}'};
-        assertEquals(Change.keep(), PushVerdict.answered(200, null, notUtf8, NOW).data());
+        assertEquals(Change.keep(), PushVerdict.answered(200, null, "application/json", notUtf8, NOW).data());
         assertEquals(Change.to("{\"n\":1.50,\"big\":1E+400,\"pair\":\"\uD83D\uDE00\"}"),
                 answered(200, null, "{\"n\":1.50,\"big\":1e400,\"pair\":\"\\ud83d\\ude00\"}").data(),
                 "numbers keep their value and scale; an escaped pair is one character");
