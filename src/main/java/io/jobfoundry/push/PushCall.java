@@ -38,6 +38,9 @@ final class PushCall {
     private final Consumer<PushCall> onEnd;
     private final LeasedJob leased;
     private final PushTarget target;
+    /** The longest a cancel of the job waits to reach its call (one heartbeat's time, and its commit). */
+    static final Duration HEARTBEAT_AT_MOST = Duration.ofSeconds(5);
+
     private final Duration heartbeatEvery;
     private final Context context;
     private final AtomicBoolean ended = new AtomicBoolean();
@@ -56,8 +59,12 @@ final class PushCall {
         this.onEnd = onEnd;
         this.leased = leased;
         this.target = target;
-        // A third of the activity timeout: two heartbeats may be late or lost before the lease is.
-        this.heartbeatEvery = activityTimeout.dividedBy(3);
+        // A third of the activity timeout, so that two heartbeats may be late or lost before the
+        // lease is; and at most HEARTBEAT_AT_MOST apart, since a heartbeat is how a cancel or a
+        // removal reaches the call: with a serverless function's 15-minute timeout, a third
+        // would leave a cancelled call running for five minutes.
+        Duration third = activityTimeout.dividedBy(3);
+        this.heartbeatEvery = third.compareTo(HEARTBEAT_AT_MOST) < 0 ? third : HEARTBEAT_AT_MOST;
         this.context = push.vertx().getOrCreateContext();
     }
 

@@ -334,9 +334,10 @@ class PushDeliveryTest {
         String type = Api.type("push-cancel");
         String path = "/" + type;
         routes.put(path, call -> { }); // holds the call until it is aborted
-        // Heartbeats every 5 s renew the lease; the one after the cancel is told to stop, well
-        // before the call's own timeout, so the abort cannot be mistaken for a timeout.
-        json("{\"activityTimeout\":15,\"push\":{\"url\":\"" + url(path) + "\",\"timeout\":15}}")
+        // A function's long timeouts: a third of the activity timeout would be 200 s between
+        // heartbeats. They come at most 5 s apart, and the one after the cancel is told to stop,
+        // well before the call's own timeout, so the abort cannot be mistaken for a timeout.
+        json("{\"activityTimeout\":600,\"push\":{\"url\":\"" + url(path) + "\",\"timeout\":300}}")
                 .put("/v1/types/{type}", type).then().statusCode(200);
         Api.put(type, "a", "{}").statusCode(201);
         Received call = next(path);
