@@ -109,6 +109,7 @@ public final class PushDispatcher {
                 if (refused.add(type)) {
                     LOG.warnf("push: type %s is not pushed: its url is not under jobfoundry.push.allowed-targets",
                             type);
+                    push.metrics().of(type); // its jobfoundry_push_concurrency shows 0 from now on
                 }
                 PushLane refusedLane = lanes.get(type);
                 if (refusedLane != null) {
