@@ -17,6 +17,10 @@ from .models import UNSET, Finish, Heartbeat, ItemResult
 
 log = logging.getLogger("jobfoundry.worker")
 MAX_BATCH = 1000
+#: How long a finish is kept while the service cannot be reached (a restart, a deploy), in seconds.
+LOST_FINISH_PATIENCE = 600.0
+#: How often such a finish is sent again, in seconds.
+LOST_FINISH_AGAIN = 5.0
 
 
 @dataclass
@@ -239,24 +243,39 @@ class Finishes:
         self._heartbeats = heartbeats
         self._counters = counters
         self._queue: "queue.Queue[Tuple[JobContext, Finish]]" = queue.Queue()
+        #: Finishes the service could not be reached for: (when to send again, the finish).
+        self._later: List[Tuple[float, Tuple[JobContext, Finish]]] = []
+        #: When each of those first failed, by its job's context.
+        self._first_lost: Dict[int, float] = {}
         self._draining = False
+        self._give_up_at = float("inf")
         self._batches_served = True
 
     def submit(self, job: JobContext, finish: Finish) -> None:
         self._queue.put((job, finish))
 
-    def drain_and_stop(self) -> None:
+    def drain_and_stop(self, give_up_at: Optional[float] = None) -> None:
+        """Sends what is queued, then ends; finishes kept while the service could not be reached are sent again
+        until ``give_up_at`` (``time.monotonic()``), then given up."""
+        self._give_up_at = give_up_at if give_up_at is not None else time.monotonic()
         self._draining = True
 
     def run(self) -> None:
         while True:
+            due = self._due_again()
             try:
-                first = self._queue.get(timeout=0.05)
+                first = due.pop(0) if due else self._queue.get(timeout=0.05)
             except queue.Empty:
-                if self._draining:
+                if self._draining and self._later and time.monotonic() >= self._give_up_at:
+                    given_up, self._later = self._later, []
+                    log.warning("%d finish(es) could not be sent before the shutdown's deadline", len(given_up))
+                    for _, (job, _) in given_up:
+                        self._counters.add(lost_finishes=1)
+                        self._release(job)
+                if self._draining and not self._later:
                     return
                 continue
-            batch = [first]
+            batch = [first] + due
             while len(batch) < MAX_BATCH:
                 try:
                     batch.append(self._queue.get_nowait())
@@ -353,14 +372,38 @@ class Finishes:
             log.warning("finish of %s/%s answered %s", finish.type, finish.id, result.status)
         self._release(job)
 
+    def _due_again(self) -> List[Tuple[JobContext, Finish]]:
+        """The finishes set aside by :meth:`_lost` whose time to be sent again has come."""
+        now = time.monotonic()
+        due = [entry for entry in self._later if entry[0] <= now]
+        if due:
+            self._later = [entry for entry in self._later if entry[0] > now]
+        return [entry[1] for entry in due]
+
     def _lost(self, batch: List[Tuple[JobContext, Finish]], e: JobfoundryError) -> None:
-        # The retries are spent: the job runs again after its activity timeout, as if this worker had died.
-        log.warning("%d finish(es) could not be sent: %s", len(batch), e)
-        for job, _ in batch:
-            self._counters.add(lost_finishes=1)
-            self._release(job)
+        """The retries are spent. While the service cannot be reached (a restart, a deploy), a finish is kept and
+        sent again every few seconds for up to ``LOST_FINISH_PATIENCE``, its job's heartbeats going on: the job's
+        lease holds meanwhile, and the service answers lease-lost if it no longer does. Given up, or refused for
+        another reason, the job runs again after its activity timeout, as if this worker had died."""
+        unreachable = not isinstance(e, ProblemError) or e.status >= 500
+        now = time.monotonic()
+        kept = 0
+        for item in batch:
+            first = self._first_lost.pop(id(item[0]), now)
+            if unreachable and now - first < LOST_FINISH_PATIENCE and now < self._give_up_at:
+                self._first_lost[id(item[0])] = first
+                self._later.append((now + LOST_FINISH_AGAIN, item))
+                kept += 1
+            else:
+                self._counters.add(lost_finishes=1)
+                self._release(item[0])
+        if kept:
+            log.warning("%d finish(es) could not be sent: %s; sending again in %g s", kept, e, LOST_FINISH_AGAIN)
+        if kept < len(batch):
+            log.warning("%d finish(es) could not be sent: %s", len(batch) - kept, e)
 
     def _release(self, job: JobContext) -> None:
+        self._first_lost.pop(id(job), None)
         if job.released:
             return
         job.released = True

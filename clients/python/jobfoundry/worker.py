@@ -8,7 +8,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional, Sequence, Set
+from typing import Any, Callable, List, Optional, Sequence, Set, Union
 
 from ._context import JobContext, job_data
 from ._loops import Counters, Finishes, Heartbeats, TypeTimeouts
@@ -53,8 +53,8 @@ class WorkerStats:
 
 
 class Worker:
-    """Accepts jobs of some types (names or globs) and runs ``handler`` for each on at most ``concurrency``
-    threads.
+    """Accepts jobs of some types (names or globs: a list, or one name as a string) and runs ``handler`` for each
+    on at most ``concurrency`` threads.
 
     - Each accept asks for as many jobs as there are free threads (up to 100), waiting on the service when none
       is due.
@@ -62,14 +62,20 @@ class Worker:
       service, carrying the handler's :meth:`JobContext.progress`.
     - A halt (the job was cancelled, removed, or its lease lost) raises :class:`JobInterrupted` in the handler's
       thread, and the job is never finished by this worker.
-    - A handler's return value is the job's new data; an exception finishes it ``failed`` with its message.
-    - Finishes ready at the same moment go in one batch request.
+    - A handler's return value is the job's new data; an exception finishes it ``failed`` with its message (the
+      traceback goes to the ``jobfoundry.worker`` log at WARNING).
+    - Finishes ready at the same moment go in one batch request. A finish the service cannot be reached for,
+      after the client's retries (a restart, a deploy), is kept and sent again every few seconds for up to ten
+      minutes while its job's heartbeats go on, or until :meth:`shutdown`'s deadline.
     - :meth:`shutdown` stops accepting, lets running handlers finish within a deadline, sends their finishes and
       stops; handlers still running then are interrupted and their jobs come back after their activity timeout.
     """
 
-    def __init__(self, client: Client, handler: Handler, types: Sequence[str], concurrency: int = 4,
+    def __init__(self, client: Client, handler: Handler, types: Union[str, Sequence[str]], concurrency: int = 4,
                  heartbeat_fraction: float = 1 / 3, accept_wait: float = 30.0, name: Optional[str] = None) -> None:
+        if isinstance(types, str):
+            # One name: a string is a sequence too, and would be taken for one type per character.
+            types = [types]
         if not types:
             raise ValueError("name at least one type or glob")
         if concurrency < 1:
@@ -142,7 +148,7 @@ class Worker:
                 self._heartbeats.remove(job)
                 job.abandon()
             self._join_handlers(time.monotonic() + 5.0)
-        self._finishes.drain_and_stop()
+        self._finishes.drain_and_stop(end)
         if self._finisher.is_alive():
             self._finisher.join()
         self._heartbeats.stop()
@@ -249,6 +255,9 @@ class Worker:
                 pass
             except BaseException as e:  # noqa: B902 - any failure of the handler is the job's failure
                 finish = Finish.failed(job.leased, _message(e))
+                if not job.halted and not job.abandoned:
+                    # The job's lastError keeps the message only: where it came from is here.
+                    log.warning("job %s/%s failed: %s", job.job.type, job.job.id, finish.error, exc_info=True)
         finally:
             self._completed(job, finish)
 

@@ -2,9 +2,10 @@
 happen exactly when the test needs them; test_live_worker shows the same against the real service."""
 import json
 import threading
+import time
 import unittest
 
-from jobfoundry import Client, Worker
+from jobfoundry import Client, RetryPolicy, Worker, _loops
 
 from .stub import NO_HEADERS, StubService, await_true, halt_problem, job, leased, results
 
@@ -393,6 +394,71 @@ class WorkerStubTest(unittest.TestCase):
             self.assertEqual("cannot read report-\ufffd.csv", batches[0]["c"]["error"])
             stats = worker.stats()
             self.assertEqual((2, 2, 0), (stats.succeeded, stats.failed, stats.lost_finishes), f"{stats}")
+
+    def test_a_finish_the_service_cannot_take_for_longer_than_the_retries_is_kept_and_sent_again(self):
+        """A restart or a deploy outlasts a call's retries: the finish is kept, the job's heartbeats go on, and it
+        is sent when the service is back, rather than the job running again after its activity timeout."""
+        down = threading.Event()
+        down.set()
+        unavailable = {"type": "about:blank", "title": "Service Unavailable", "status": 503}
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                return (200, leased("t", "a"), NO_HEADERS) if len(stub.paths("/v1/accept")) == 1 else idle()
+            if down.is_set() and (r.path == "/v1/finish" or r.path.endswith("/finish")):
+                return 503, unavailable, NO_HEADERS
+            return 200, job("t", "a", "running"), NO_HEADERS
+
+        again = _loops.LOST_FINISH_AGAIN
+        _loops.LOST_FINISH_AGAIN = 0.2
+        try:
+            with StubService(answer) as stub, Client(stub.url, retry=RetryPolicy(2, 0.01, 0.01)) as client:
+                worker = Worker(client, lambda ctx: {"done": True}, ["t"], accept_wait=0.1).start()
+                await_true(lambda: len(stub.paths("/v1/jobs/t/a/finish")) >= 6, 10, "the finish sent again, kept")
+                self.assertEqual((0, 0, 1), (worker.stats().succeeded, worker.stats().lost_finishes,
+                                             worker.stats().running), f"{worker.stats()}")
+                beats = len(stub.paths("/v1/jobs/t/a/heartbeat"))
+                await_true(lambda: len(stub.paths("/v1/jobs/t/a/heartbeat")) > beats, 10, "its lease renewed meanwhile")
+                down.clear()
+                await_true(lambda: worker.stats().succeeded == 1, 10, "finished once the service is back")
+                self.assertTrue(worker.shutdown(5))
+                self.assertEqual(0, worker.stats().lost_finishes, f"{worker.stats()}")
+        finally:
+            _loops.LOST_FINISH_AGAIN = again
+
+    def test_one_type_named_as_a_string_is_that_type_not_its_letters(self):
+        def answer(r):
+            if r.path == "/v1/accept":
+                return idle()
+            return 200, TYPE, NO_HEADERS
+
+        with StubService(answer) as stub, Client(stub.url) as client:
+            worker = Worker(client, lambda ctx: None, "email", accept_wait=0.1).start()
+            await_true(lambda: stub.paths("/v1/accept"), 10, "an accept")
+            worker.shutdown(1)
+            self.assertEqual(["email"], stub.paths("/v1/accept")[0].json()["types"])
+
+    def test_a_finish_still_kept_at_the_shutdowns_deadline_is_given_up(self):
+        unavailable = {"type": "about:blank", "title": "Service Unavailable", "status": 503}
+
+        def answer(r):
+            if r.path == "/v1/types/t":
+                return 200, TYPE, NO_HEADERS
+            if r.path == "/v1/accept":
+                return (200, leased("t", "a"), NO_HEADERS) if len(stub.paths("/v1/accept")) == 1 else idle()
+            if r.path == "/v1/finish" or r.path.endswith("/finish"):
+                return 503, unavailable, NO_HEADERS
+            return 200, job("t", "a", "running"), NO_HEADERS
+
+        with StubService(answer) as stub, Client(stub.url, retry=RetryPolicy(2, 0.01, 0.01)) as client:
+            worker = Worker(client, lambda ctx: None, ["t"], accept_wait=0.1).start()
+            await_true(lambda: stub.paths("/v1/jobs/t/a/finish"), 10, "the finish tried")
+            started = time.monotonic()
+            worker.shutdown(1)
+            self.assertLess(time.monotonic() - started, 8, "the shutdown does not wait for the service")
+            self.assertEqual((1, 0), (worker.stats().lost_finishes, worker.stats().running), f"{worker.stats()}")
 
 
 if __name__ == "__main__":

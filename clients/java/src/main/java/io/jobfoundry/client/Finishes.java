@@ -1,8 +1,12 @@
 package io.jobfoundry.client;
 
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -17,7 +21,16 @@ final class Finishes implements Runnable {
     private static final System.Logger LOG = System.getLogger(Finishes.class.getName());
     private static final int MAX_BATCH = 1000;
 
+    /** How long a finish is kept while the service cannot be reached (a restart, a deploy). */
+    static final Duration LOST_FINISH_PATIENCE = Duration.ofMinutes(10);
+    /** How often such a finish is sent again; a test may shorten it. */
+    static volatile Duration lostFinishAgain = Duration.ofSeconds(5);
+
     private record Pending(JobContext job, Finish finish) {
+    }
+
+    /** A finish set aside while the service could not be reached, and when to send it again. */
+    private record Kept(Pending pending, long dueNanos) {
     }
 
     private final JobfoundryClient client;
@@ -26,7 +39,11 @@ final class Finishes implements Runnable {
     private final Consumer<JobContext> released;
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private volatile boolean draining;
+    private volatile long giveUpAtNanos;
     private volatile boolean batchesServed = true;
+    // The finishing thread's own.
+    private final List<Kept> later = new ArrayList<>();
+    private final Map<JobContext, Long> firstLost = new IdentityHashMap<>();
 
     Finishes(JobfoundryClient client, Heartbeats heartbeats, Counters counters, Consumer<JobContext> released) {
         this.client = client;
@@ -39,29 +56,41 @@ final class Finishes implements Runnable {
         queue.add(new Pending(job, finish));
     }
 
-    /** Sends what is queued, then ends the thread. */
-    void drainAndStop() {
+    /**
+     * Sends what is queued, then ends the thread; finishes kept while the service could not be reached are sent
+     * again until {@code giveUpAtNanos} ({@link System#nanoTime()}), then given up.
+     */
+    void drainAndStop(long giveUpAtNanos) {
+        this.giveUpAtNanos = giveUpAtNanos;
         draining = true;
     }
 
     @Override
     public void run() {
         while (true) {
-            Pending first;
-            try {
-                first = queue.poll(50, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (first == null) {
-                if (draining && queue.isEmpty()) {
+            List<Pending> batch = dueAgain();
+            if (batch.isEmpty()) {
+                Pending first;
+                try {
+                    first = queue.poll(50, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
                     return;
                 }
-                continue;
+                if (first == null) {
+                    if (draining && !later.isEmpty() && System.nanoTime() - giveUpAtNanos >= 0) {
+                        LOG.log(Level.WARNING, "{0} finish(es) could not be sent before the shutdown''s deadline",
+                                later.size());
+                        later.forEach(kept -> giveUp(kept.pending()));
+                        later.clear();
+                    }
+                    if (draining && queue.isEmpty() && later.isEmpty()) {
+                        return;
+                    }
+                    continue;
+                }
+                batch.add(first);
             }
-            List<Pending> batch = new ArrayList<>();
-            batch.add(first);
-            queue.drainTo(batch, MAX_BATCH - 1);
+            queue.drainTo(batch, MAX_BATCH - batch.size());
             try {
                 send(batch);
             } catch (RuntimeException e) {
@@ -164,13 +193,52 @@ final class Finishes implements Runnable {
         }
     }
 
-    /** The retries are spent: the job runs again after its activity timeout, as if this worker had died. */
-    private void lost(List<Pending> batch, RuntimeException e) {
-        LOG.log(Level.WARNING, "{0} finish(es) could not be sent: {1}", batch.size(), e.getMessage());
-        for (Pending p : batch) {
-            counters.lostFinishes.incrementAndGet();
-            release(p);
+    /** The finishes set aside by {@link #lost} whose time to be sent again has come. */
+    private List<Pending> dueAgain() {
+        List<Pending> due = new ArrayList<>();
+        long now = System.nanoTime();
+        for (Iterator<Kept> it = later.iterator(); it.hasNext(); ) {
+            Kept kept = it.next();
+            if (now - kept.dueNanos() >= 0) {
+                due.add(kept.pending());
+                it.remove();
+            }
         }
+        return due;
+    }
+
+    /**
+     * The retries are spent. While the service cannot be reached (a restart, a deploy), a finish is kept and sent
+     * again every few seconds for up to {@link #LOST_FINISH_PATIENCE}, its job's heartbeats going on: the job's
+     * lease holds meanwhile, and the service answers lease-lost if it no longer does. Given up, or refused for
+     * another reason, the job runs again after its activity timeout, as if this worker had died.
+     */
+    private void lost(List<Pending> batch, RuntimeException e) {
+        boolean unreachable = !(e instanceof ProblemException problem) || problem.status() >= 500;
+        long now = System.nanoTime();
+        int kept = 0;
+        for (Pending p : batch) {
+            long first = firstLost.getOrDefault(p.job(), now);
+            if (unreachable && now - first < LOST_FINISH_PATIENCE.toNanos() && (!draining || now - giveUpAtNanos < 0)) {
+                firstLost.put(p.job(), first);
+                later.add(new Kept(p, now + lostFinishAgain.toNanos()));
+                kept++;
+            } else {
+                giveUp(p);
+            }
+        }
+        if (kept > 0) {
+            LOG.log(Level.WARNING, "{0} finish(es) could not be sent: {1}; sending again in {2} ms", kept,
+                    e.getMessage(), lostFinishAgain.toMillis());
+        }
+        if (kept < batch.size()) {
+            LOG.log(Level.WARNING, "{0} finish(es) could not be sent: {1}", batch.size() - kept, e.getMessage());
+        }
+    }
+
+    private void giveUp(Pending p) {
+        counters.lostFinishes.incrementAndGet();
+        release(p);
     }
 
     private void done(Pending p, ItemResult result) {
@@ -191,6 +259,7 @@ final class Finishes implements Runnable {
     }
 
     private void release(Pending p) {
+        firstLost.remove(p.job());
         heartbeats.remove(p.job());
         released.accept(p.job());
         counters.running.decrementAndGet();

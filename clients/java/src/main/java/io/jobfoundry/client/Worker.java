@@ -145,7 +145,7 @@ public final class Worker implements AutoCloseable {
             handlers.shutdownNow();
             awaitHandlers(TimeUnit.SECONDS.toNanos(5));
         }
-        finishes.drainAndStop();
+        finishes.drainAndStop(end);
         join(finishThread);
         heartbeats.stop();
         join(heartbeatThread);
@@ -279,10 +279,13 @@ public final class Worker implements AutoCloseable {
                 job.leave();
             }
         } catch (Throwable t) {
+            String message = t.getMessage() != null ? t.getMessage() : t.getClass().getName();
             if (t instanceof Error && !(t instanceof AssertionError)) {
                 LOG.log(Level.ERROR, "handler of " + job.job().type() + "/" + job.job().id() + " failed", t);
+            } else if (!job.isHalted() && !job.abandoned()) {
+                // The job's lastError keeps the message only: where it came from is here.
+                LOG.log(Level.WARNING, "job " + job.job().type() + "/" + job.job().id() + " failed: " + message, t);
             }
-            String message = t.getMessage() != null ? t.getMessage() : t.getClass().getName();
             finish = Finish.failed(job.leasedJob(), message);
         } finally {
             running.remove(job);
@@ -328,9 +331,17 @@ public final class Worker implements AutoCloseable {
         }
     }
 
+    /**
+     * The handlers' threads, daemons: the accept, heartbeat and finish threads keep the JVM alive while the
+     * worker runs, and a handler that ignores its interrupt must not keep it alive after a shutdown gave it up.
+     */
     private static ThreadFactory threads(String prefix) {
         AtomicInteger n = new AtomicInteger();
-        return r -> thread(r, prefix + n.incrementAndGet());
+        return r -> {
+            Thread t = thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     /** A thread of the worker's own: should one die after all, it says so in the log rather than on stderr alone. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -149,6 +150,76 @@ class WorkerStubTest {
             assertTrue(stub.requests("/v1/finish").size() <= 1, "the batch call was tried once, then no more");
             assertEquals(1, stub.requests("/v1/heartbeat").size(), "jobs accepted together tried one batch beat, then no more");
             assertTrue(stats.heartbeatCalls() >= 3, "heartbeats went one by one: " + stats);
+        }
+    }
+
+    /**
+     * A restart or a deploy outlasts a call's retries: the finish is kept, the job's heartbeats go on, and it is
+     * sent when the service is back, rather than the job running again after its activity timeout.
+     */
+    @Test
+    void aFinishTheServiceCannotTakeForLongerThanTheRetriesIsKeptAndSentAgain() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        AtomicBoolean down = new AtomicBoolean(true);
+        String unavailable = "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503}";
+        Duration again = Finishes.lostFinishAgain;
+        Finishes.lostFinishAgain = Duration.ofMillis(200);
+        try (StubService stub = new StubService(r -> {
+            if (r.path().equals("/v1/types/t")) {
+                return StubService.Reply.json(200, TYPE);
+            }
+            if (r.path().equals("/v1/accept")) {
+                return accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a")) : idle();
+            }
+            if (down.get() && r.path().endsWith("/finish")) {
+                return StubService.Reply.problem(503, unavailable);
+            }
+            return StubService.Reply.json(200, StubService.job("t", "a", "running"));
+        })) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url())
+                    .retryPolicy(new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(10))).build();
+            Worker worker = Worker.builder(client, ctx -> Map.of("done", true), "t")
+                    .acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> stub.requests("/v1/jobs/t/a/finish").size() >= 6, Duration.ofSeconds(10));
+            WorkerStats kept = worker.stats();
+            assertEquals(List.of(0L, 0L, 1L), List.of((long) kept.succeeded(), (long) kept.lostFinishes(),
+                    (long) kept.running()), kept.toString());
+            int beats = stub.requests("/v1/jobs/t/a/heartbeat").size();
+            awaitTrue(() -> stub.requests("/v1/jobs/t/a/heartbeat").size() > beats, Duration.ofSeconds(10));
+            down.set(false);
+            awaitTrue(() -> worker.stats().succeeded() == 1, Duration.ofSeconds(10));
+            assertTrue(worker.shutdown(Duration.ofSeconds(5)));
+            assertEquals(0, worker.stats().lostFinishes());
+        } finally {
+            Finishes.lostFinishAgain = again;
+        }
+    }
+
+    @Test
+    void aFinishStillKeptAtTheShutdownsDeadlineIsGivenUp() throws Exception {
+        AtomicInteger accepts = new AtomicInteger();
+        String unavailable = "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503}";
+        try (StubService stub = new StubService(r -> {
+            if (r.path().equals("/v1/types/t")) {
+                return StubService.Reply.json(200, TYPE);
+            }
+            if (r.path().equals("/v1/accept")) {
+                return accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a")) : idle();
+            }
+            if (r.path().endsWith("/finish")) {
+                return StubService.Reply.problem(503, unavailable);
+            }
+            return StubService.Reply.json(200, StubService.job("t", "a", "running"));
+        })) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url())
+                    .retryPolicy(new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(10))).build();
+            Worker worker = Worker.builder(client, ctx -> null, "t").acceptWait(Duration.ofMillis(100)).build().start();
+            awaitTrue(() -> !stub.requests("/v1/jobs/t/a/finish").isEmpty(), Duration.ofSeconds(10));
+            long started = System.nanoTime();
+            worker.shutdown(Duration.ofSeconds(1));
+            assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(8), "the shutdown does not wait for the service");
+            assertEquals(1, worker.stats().lostFinishes(), worker.stats().toString());
+            assertEquals(0, worker.stats().running(), worker.stats().toString());
         }
     }
 
