@@ -104,10 +104,17 @@ final class JsonReading {
      * column: 2]}, which tells a client nothing but the line and column.
      */
     static String readable(String message) {
-        return SOURCE.matcher(message).replaceAll("line $1, column $2");
+        String located = SOURCE.matcher(message).replaceAll("line $1, column $2");
+        // Jackson's advice names its own switches ("enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS`"),
+        // which a client cannot turn on: what it refused is no JSON, and that is what the client needs.
+        String unadvised = ENABLE_ADVICE.matcher(located).replaceAll(" (JSON has no such value)");
+        return FEATURE_NOT_ENABLED.matcher(unadvised).replaceAll("");
     }
 
     private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;\\]]*(?:;[^;\\]]*?)?; line: (\\d+), column: (\\d+)\\]");
+    private static final Pattern ENABLE_ADVICE = Pattern.compile(": enable `[^`]*` to allow");
+    private static final Pattern FEATURE_NOT_ENABLED = Pattern.compile(" ?\\(not recognized as one since Feature '[A-Z_]+'"
+            + " not enabled for parser\\)");
 
     private static String location(JsonProcessingException e) {
         return e.getLocation() == null ? ""

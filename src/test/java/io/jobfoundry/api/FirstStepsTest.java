@@ -37,6 +37,22 @@ class FirstStepsTest {
                         not(containsString("Source"))));
     }
 
+    /** NaN, a comment: Jackson's refusals advise switching on its own features, which a client cannot. */
+    @Test
+    void jsonExtensionsAreRefusedWithoutTheReadersAdvice() {
+        String type = Api.type("json-ext");
+        for (String body : new String[] {"{\"data\": {\"n\": NaN}}", "{\"data\": {\"n\": -Infinity}}",
+                "{/* note */ \"data\": {}}"}) {
+            json(body).put("/v1/jobs/{type}/{id}", type, "a").then().statusCode(400)
+                    .body("detail", containsString("not valid JSON"))
+                    .body("detail", allOf(not(containsString("enable")), not(containsString("Feature")),
+                            not(containsString("JsonReadFeature"))));
+        }
+        json("{\"data\": {\"n\": NaN}}").put("/v1/jobs/{type}/{id}", type, "a").then()
+                .body("detail", containsString("JSON has no such value"));
+        Api.get(type, "a").statusCode(404);
+    }
+
     @Test
     void aLeaseThatIsNotTheJobsSaysWhatTheJobIsDoing() {
         String type = Api.type("lease");
