@@ -99,7 +99,11 @@ class Transport:
         connection could not be made, since otherwise it may have taken effect. A ``keyed`` call (a PUT, a
         resubmit, a batch of named jobs) carries an ``Idempotency-Key`` drawn for it, the same in each repeat, by
         which the service recognizes a repeat of a call that took effect."""
-        payload = None if body is None else json.dumps(body, separators=(",", ":")).encode("utf-8")
+        try:
+            # NaN and Infinity are no JSON: the service would refuse the body, naming its reader rather than the value.
+            payload = None if body is None else json.dumps(body, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError) as e:
+            raise JobfoundryError(f"the request body cannot be sent as JSON: {e}") from e
         headers = dict(self._headers)
         if payload is not None:
             headers["Content-Type"] = "application/json"

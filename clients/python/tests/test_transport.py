@@ -28,6 +28,15 @@ class TransportTest(unittest.TestCase):
                 self.assertEqual("a", client.get("t", "a").id)
             self.assertEqual(3, len(stub.requests))
 
+    def test_a_body_json_cannot_carry_is_refused_before_it_is_sent(self):
+        with StubService(lambda r: (201, job("t", "a"), NO_HEADERS)) as stub:
+            with Client(stub.url, retry=FAST) as client:
+                for data in ({"k": float("nan")}, {"k": float("inf")}, {"when": datetime.now(timezone.utc)}):
+                    with self.assertRaises(JobfoundryError) as refused:
+                        client.create("t", data=data)
+                    self.assertIn("cannot be sent as JSON", str(refused.exception))
+            self.assertEqual([], stub.requests, "nothing was sent")
+
     def test_retry_after_is_honoured_up_to_the_cap(self):
         calls = []
 
