@@ -400,16 +400,7 @@ class WorkerStubTest(unittest.TestCase):
         is sent when the service is back, rather than the job running again after its activity timeout."""
         down = threading.Event()
         down.set()
-        unavailable = {"type": "about:blank", "title": "Service Unavailable", "status": 503}
-
-        def answer(r):
-            if r.path == "/v1/types/t":
-                return 200, TYPE, NO_HEADERS
-            if r.path == "/v1/accept":
-                return (200, leased("t", "a"), NO_HEADERS) if len(stub.paths("/v1/accept")) == 1 else idle()
-            if down.is_set() and (r.path == "/v1/finish" or r.path.endswith("/finish")):
-                return 503, unavailable, NO_HEADERS
-            return 200, job("t", "a", "running"), NO_HEADERS
+        answer = one_job_finishes_unavailable_while(down.is_set)
 
         again = _loops.LOST_FINISH_AGAIN
         _loops.LOST_FINISH_AGAIN = 0.2
@@ -441,16 +432,7 @@ class WorkerStubTest(unittest.TestCase):
             self.assertEqual(["email"], stub.paths("/v1/accept")[0].json()["types"])
 
     def test_a_finish_still_kept_at_the_shutdowns_deadline_is_given_up(self):
-        unavailable = {"type": "about:blank", "title": "Service Unavailable", "status": 503}
-
-        def answer(r):
-            if r.path == "/v1/types/t":
-                return 200, TYPE, NO_HEADERS
-            if r.path == "/v1/accept":
-                return (200, leased("t", "a"), NO_HEADERS) if len(stub.paths("/v1/accept")) == 1 else idle()
-            if r.path == "/v1/finish" or r.path.endswith("/finish"):
-                return 503, unavailable, NO_HEADERS
-            return 200, job("t", "a", "running"), NO_HEADERS
+        answer = one_job_finishes_unavailable_while(lambda: True)
 
         with StubService(answer) as stub, Client(stub.url, retry=RetryPolicy(2, 0.01, 0.01)) as client:
             worker = Worker(client, lambda ctx: None, ["t"], accept_wait=0.1).start()
@@ -459,6 +441,24 @@ class WorkerStubTest(unittest.TestCase):
             worker.shutdown(1)
             self.assertLess(time.monotonic() - started, 8, "the shutdown does not wait for the service")
             self.assertEqual((1, 0), (worker.stats().lost_finishes, worker.stats().running), f"{worker.stats()}")
+
+
+def one_job_finishes_unavailable_while(down):
+    """A service that hands out job ``a`` of type ``t`` once, and answers its finishes 503 while ``down()``."""
+    accepts = []
+    unavailable = {"type": "about:blank", "title": "Service Unavailable", "status": 503}
+
+    def answer(r):
+        if r.path == "/v1/types/t":
+            return 200, TYPE, NO_HEADERS
+        if r.path == "/v1/accept":
+            accepts.append(r)
+            return (200, leased("t", "a"), NO_HEADERS) if len(accepts) == 1 else idle()
+        if down() and r.path.endswith("/finish"):
+            return 503, unavailable, NO_HEADERS
+        return 200, job("t", "a", "running"), NO_HEADERS
+
+    return answer
 
 
 if __name__ == "__main__":

@@ -159,23 +159,10 @@ class WorkerStubTest {
      */
     @Test
     void aFinishTheServiceCannotTakeForLongerThanTheRetriesIsKeptAndSentAgain() throws Exception {
-        AtomicInteger accepts = new AtomicInteger();
         AtomicBoolean down = new AtomicBoolean(true);
-        String unavailable = "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503}";
         Duration again = Finishes.lostFinishAgain;
         Finishes.lostFinishAgain = Duration.ofMillis(200);
-        try (StubService stub = new StubService(r -> {
-            if (r.path().equals("/v1/types/t")) {
-                return StubService.Reply.json(200, TYPE);
-            }
-            if (r.path().equals("/v1/accept")) {
-                return accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a")) : idle();
-            }
-            if (down.get() && r.path().endsWith("/finish")) {
-                return StubService.Reply.problem(503, unavailable);
-            }
-            return StubService.Reply.json(200, StubService.job("t", "a", "running"));
-        })) {
+        try (StubService stub = new StubService(oneJobFinishesUnavailableWhile(down::get))) {
             JobfoundryClient client = JobfoundryClient.builder(stub.url())
                     .retryPolicy(new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(10))).build();
             Worker worker = Worker.builder(client, ctx -> Map.of("done", true), "t")
@@ -197,20 +184,7 @@ class WorkerStubTest {
 
     @Test
     void aFinishStillKeptAtTheShutdownsDeadlineIsGivenUp() throws Exception {
-        AtomicInteger accepts = new AtomicInteger();
-        String unavailable = "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503}";
-        try (StubService stub = new StubService(r -> {
-            if (r.path().equals("/v1/types/t")) {
-                return StubService.Reply.json(200, TYPE);
-            }
-            if (r.path().equals("/v1/accept")) {
-                return accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a")) : idle();
-            }
-            if (r.path().endsWith("/finish")) {
-                return StubService.Reply.problem(503, unavailable);
-            }
-            return StubService.Reply.json(200, StubService.job("t", "a", "running"));
-        })) {
+        try (StubService stub = new StubService(oneJobFinishesUnavailableWhile(() -> true))) {
             JobfoundryClient client = JobfoundryClient.builder(stub.url())
                     .retryPolicy(new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(10))).build();
             Worker worker = Worker.builder(client, ctx -> null, "t").acceptWait(Duration.ofMillis(100)).build().start();
@@ -451,6 +425,24 @@ class WorkerStubTest {
             assertTrue(thrown.get(0).getMessage().contains(Opaque.class.getName()), thrown.get(0).getMessage());
             assertTrue(thrown.get(1).getMessage().contains("JSON object"), thrown.get(1).getMessage());
         }
+    }
+
+    /** A service that hands out job {@code a} of type {@code t} once, and answers its finishes 503 while {@code down}. */
+    private static StubService.Handler oneJobFinishesUnavailableWhile(java.util.function.BooleanSupplier down) {
+        AtomicInteger accepts = new AtomicInteger();
+        String unavailable = "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503}";
+        return r -> {
+            if (r.path().equals("/v1/types/t")) {
+                return StubService.Reply.json(200, TYPE);
+            }
+            if (r.path().equals("/v1/accept")) {
+                return accepts.incrementAndGet() == 1 ? StubService.Reply.json(200, leased("a")) : idle();
+            }
+            if (down.getAsBoolean() && r.path().endsWith("/finish")) {
+                return StubService.Reply.problem(503, unavailable);
+            }
+            return StubService.Reply.json(200, StubService.job("t", "a", "running"));
+        };
     }
 
     private static StubService.Reply idle() throws InterruptedException {
