@@ -148,7 +148,7 @@ class PushDrainTest {
         engine.put("hook", "b", JobChanges.NONE); // due while draining: not taken
         CompletableFuture<Integer> draining = CompletableFuture.supplyAsync(
                 () -> dispatcher.drain(Duration.ofSeconds(WAIT_SECONDS)));
-        vertx.runOnContext(v -> call.response().end("{\"done\":true}"));
+        vertx.runOnContext(v -> call.response().putHeader("Content-Type", "application/json").end("{\"done\":true}"));
 
         assertEquals(0, draining.get(WAIT_SECONDS, TimeUnit.SECONDS), "nothing to give back");
         Job a = engine.get("hook", "a").orElseThrow();
