@@ -94,11 +94,14 @@ class Transport:
             conn.close()
 
     def send(self, method: str, path: str, body: Any = None, idempotent: bool = True,
-             long_poll: float = 0.0, keyed: bool = False) -> Answer:
+             long_poll: float = 0.0, keyed: bool = False,
+             poll: Optional[Callable[[], Tuple[str, float]]] = None) -> Answer:
         """Sends one call. A call that is not idempotent (a create without an id) is repeated only when the
         connection could not be made, since otherwise it may have taken effect. A ``keyed`` call (a PUT, a
         resubmit, a batch of named jobs) carries an ``Idempotency-Key`` drawn for it, the same in each repeat, by
-        which the service recognizes a repeat of a call that took effect."""
+        which the service recognizes a repeat of a call that took effect. ``poll``, for a long poll with a
+        deadline, gives each attempt its path and wait afresh: a repeat after a lost connection asks for what is
+        left of the wait, not for the whole of it again."""
         try:
             # NaN and Infinity are no JSON: the service would refuse the body, naming its reader rather than the value.
             payload = None if body is None else json.dumps(body, separators=(",", ":"), allow_nan=False).encode("utf-8")
@@ -111,7 +114,8 @@ class Transport:
             headers["Idempotency-Key"] = str(uuid.uuid4())
 
         def once() -> Tuple[Answer, Optional[http.client.HTTPMessage]]:
-            status, answer_headers, raw = self._exchange(method, path, payload, headers, long_poll, idempotent)
+            sent, wait = poll() if poll is not None else (path, long_poll)
+            status, answer_headers, raw = self._exchange(method, sent, payload, headers, wait, idempotent)
             return Answer(status, _json(raw)), answer_headers
 
         return self._retried(method, path, idempotent, once)

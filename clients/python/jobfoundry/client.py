@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from datetime import datetime
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ._events import JobEvents
 from ._operations import Operations, _seg
@@ -129,10 +129,14 @@ class Client:
         """Waits, without polling, until the job is in ``state`` (pending, running, finished) or ``timeout``
         seconds pass; compare the answer's state to tell which. A missing job raises ProblemError 404."""
         deadline = time.monotonic() + timeout
-        while True:
+
+        def poll() -> Tuple[str, float]:
+            # Each attempt asks for what is left: a repeat after a lost connection must not wait the whole again.
             wait = max(0.0, min(deadline - time.monotonic(), MAX_SERVER_WAIT))
-            path = f"{_job_path(type_, id_)}?waitFor={state}&timeout={int(wait * 1000)}"
-            job = Job.from_json(self._t.send("GET", path, long_poll=wait).or_raise().body)
+            return f"{_job_path(type_, id_)}?waitFor={state}&timeout={int(wait * 1000)}", wait
+
+        while True:
+            job = Job.from_json(self._t.send("GET", _job_path(type_, id_), poll=poll).or_raise().body)
             if job.state == state or time.monotonic() >= deadline:
                 return job
 

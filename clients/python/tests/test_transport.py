@@ -37,6 +37,23 @@ class TransportTest(unittest.TestCase):
                     self.assertIn("cannot be sent as JSON", str(refused.exception))
             self.assertEqual([], stub.requests, "nothing was sent")
 
+    def test_a_wait_repeated_after_a_503_asks_for_what_is_left_of_it(self):
+        calls = []
+
+        def answer(r):
+            calls.append((time.monotonic(), r))
+            if len(calls) == 1:
+                time.sleep(0.5)  # the service took a while to say it was unavailable
+                return 503, UNAVAILABLE, NO_HEADERS
+            return 200, job("t", "a", "running"), NO_HEADERS
+
+        with StubService(answer) as stub:
+            with Client(stub.url, retry=FAST) as client:
+                client.wait_for("t", "a", "finished", 2.0)
+        asked = [int(r.path.split("timeout=")[1]) for _, r in calls[:2]]
+        self.assertGreaterEqual(asked[0], 1900)
+        self.assertLessEqual(asked[1], 1550, f"the repeat asked for the whole wait again: {asked}")
+
     def test_retry_after_is_honoured_up_to_the_cap(self):
         calls = []
 

@@ -190,10 +190,13 @@ public final class JobfoundryClient {
     public Job waitFor(String type, String id, JobState state, Duration timeout) {
         Instant deadline = Instant.now().plus(timeout);
         while (true) {
-            Duration left = Duration.between(Instant.now(), deadline);
-            Duration wait = left.isNegative() ? Duration.ZERO : left.compareTo(MAX_SERVER_WAIT) > 0 ? MAX_SERVER_WAIT : left;
-            String path = Paths.job(type, id) + "?waitFor=" + state.wireName() + "&timeout=" + wait.toMillis();
-            Job job = Json.job(transport.send("GET", path, null, true, wait).orThrow().body());
+            // Each attempt asks for what is left: a repeat after a lost connection must not wait the whole again.
+            Job job = Json.job(transport.poll(Paths.job(type, id), () -> {
+                Duration left = Duration.between(Instant.now(), deadline);
+                Duration wait = left.isNegative() ? Duration.ZERO : left.compareTo(MAX_SERVER_WAIT) > 0 ? MAX_SERVER_WAIT : left;
+                return new Transport.Poll(Paths.job(type, id) + "?waitFor=" + state.wireName() + "&timeout="
+                        + wait.toMillis(), wait);
+            }).orThrow().body());
             if (job.state() == state || !Instant.now().isBefore(deadline)) {
                 return job;
             }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -86,9 +87,26 @@ final class Transport {
         return send(method, path, body, true, UUID.randomUUID().toString(), Duration.ZERO);
     }
 
+    /** One attempt of a long poll: its path and how long the service may hold the answer back. */
+    record Poll(String path, Duration holdFor) {
+    }
+
+    /**
+     * A {@code GET} long poll with a deadline: {@code poll} gives each attempt its path and wait afresh, so that a
+     * repeat after a lost connection asks for what is left of the wait, not for the whole of it again.
+     */
+    Answer poll(String path, Supplier<Poll> poll) {
+        return send("GET", path, null, true, null, poll);
+    }
+
     private Answer send(String method, String path, JsonNode body, boolean idempotent, String key, Duration longPoll) {
+        Poll once = new Poll(path, longPoll);
+        return send(method, path, body, idempotent, key, () -> once);
+    }
+
+    private Answer send(String method, String path, JsonNode body, boolean idempotent, String key, Supplier<Poll> poll) {
         try {
-            return exchange(method, path, body, idempotent, key, longPoll);
+            return exchange(method, path, body, idempotent, key, poll);
         } catch (JobfoundryException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -98,23 +116,28 @@ final class Transport {
     }
 
     private Answer exchange(String method, String path, JsonNode body, boolean idempotent, String key,
-            Duration longPoll) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(timeout.plus(longPoll))
-                .header("User-Agent", USER_AGENT);
-        if (authorization != null) {
-            request.header("Authorization", authorization);
-        }
-        if (key != null) { // one request, sent again as it is by sendRetried: every repeat carries the same key
-            request.header("Idempotency-Key", key);
-        }
-        if (body != null) {
-            request.header("Content-Type", "application/json")
-                    .method(method, HttpRequest.BodyPublishers.ofByteArray(Json.write(body)));
-        } else {
-            request.method(method, HttpRequest.BodyPublishers.noBody());
-        }
-        HttpResponse<byte[]> response = sendRetried(request.build(), HttpResponse.BodyHandlers.ofByteArray(),
+            Supplier<Poll> poll) {
+        byte[] bytes = body == null ? null : Json.write(body);
+        Supplier<HttpRequest> attempt = () -> {
+            Poll now = poll.get();
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + now.path()))
+                    .timeout(timeout.plus(now.holdFor()))
+                    .header("User-Agent", USER_AGENT);
+            if (authorization != null) {
+                request.header("Authorization", authorization);
+            }
+            if (key != null) { // every repeat carries the same key
+                request.header("Idempotency-Key", key);
+            }
+            if (bytes != null) {
+                request.header("Content-Type", "application/json")
+                        .method(method, HttpRequest.BodyPublishers.ofByteArray(bytes));
+            } else {
+                request.method(method, HttpRequest.BodyPublishers.noBody());
+            }
+            return request.build();
+        };
+        HttpResponse<byte[]> response = sendRetried(attempt, HttpResponse.BodyHandlers.ofByteArray(),
                 idempotent, ignored -> { }, method, path);
         return new Answer(response.statusCode(), json(response.body()));
     }
@@ -133,7 +156,8 @@ final class Transport {
             builder.header("Authorization", authorization);
         }
         try {
-            HttpResponse<Stream<String>> response = sendRetried(builder.build(), HttpResponse.BodyHandlers.ofLines(),
+            HttpRequest request = builder.build();
+            HttpResponse<Stream<String>> response = sendRetried(() -> request, HttpResponse.BodyHandlers.ofLines(),
                     true, Stream::close, "GET", path);
             if (response.statusCode() == 200) {
                 if (response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
@@ -162,12 +186,12 @@ final class Transport {
      * or a lost connection when it is {@code idempotent}, and after a connection that could not be made in any
      * case, at most {@link RetryPolicy#maxAttempts()} times. {@code discard} lets go of a body not read.
      */
-    private <B> HttpResponse<B> sendRetried(HttpRequest request, HttpResponse.BodyHandler<B> handler, boolean idempotent,
-            Consumer<B> discard, String method, String path) {
+    private <B> HttpResponse<B> sendRetried(Supplier<HttpRequest> request, HttpResponse.BodyHandler<B> handler,
+            boolean idempotent, Consumer<B> discard, String method, String path) {
         for (int attempt = 1; ; attempt++) {
             Duration retryAfter;
             try {
-                HttpResponse<B> response = http.send(request, handler);
+                HttpResponse<B> response = http.send(request.get(), handler);
                 if (response.statusCode() != 503 || !idempotent || attempt >= retry.maxAttempts()) {
                     return response;
                 }

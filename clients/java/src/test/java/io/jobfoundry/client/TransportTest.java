@@ -42,6 +42,26 @@ class TransportTest {
     }
 
     @Test
+    void aWaitRepeatedAfterA503AsksForWhatIsLeftOfIt() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        try (StubService stub = new StubService(r -> {
+            if (calls.incrementAndGet() == 1) {
+                Thread.sleep(500); // the service took a while to say it was unavailable
+                return StubService.Reply.problem(503, UNAVAILABLE);
+            }
+            return StubService.Reply.json(200, StubService.job("t", "a", "running"));
+        })) {
+            JobfoundryClient client = JobfoundryClient.builder(stub.url()).retryPolicy(FAST).build();
+            client.waitFor("t", "a", JobState.FINISHED, Duration.ofSeconds(2));
+            List<Long> asked = stub.requests.stream().limit(2)
+                    .map(r -> Long.parseLong(r.path().substring(r.path().indexOf("timeout=") + "timeout=".length())))
+                    .toList();
+            assertTrue(asked.get(0) >= 1900, asked.toString());
+            assertTrue(asked.get(1) <= 1550, "the repeat asked for the whole wait again: " + asked);
+        }
+    }
+
+    @Test
     void retryAfterIsHonouredUpToTheCap() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         try (StubService stub = new StubService(r -> calls.incrementAndGet() == 1
