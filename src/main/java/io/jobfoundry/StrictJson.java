@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.util.Locale;
 
 /**
  * The one reader of JSON that comes from outside and may become a job's data: request bodies
@@ -22,5 +23,20 @@ public final class StrictJson {
             .build();
 
     private StrictJson() {
+    }
+
+    /**
+     * Whether {@code contentType} declares JSON: {@code application/json} or an {@code application/…+json}
+     * type, with any parameters. A request body must be declared so to be read, and a push target's answer
+     * to become a job's data.
+     */
+    public static boolean declaresJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int parameters = contentType.indexOf(';');
+        String type = (parameters < 0 ? contentType : contentType.substring(0, parameters)).trim()
+                .toLowerCase(Locale.ROOT);
+        return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
     }
 }

@@ -1,5 +1,6 @@
 package io.jobfoundry.api;
 
+import io.jobfoundry.StrictJson;
 import io.quarkus.runtime.configuration.MemorySize;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -47,7 +48,7 @@ class RequestBodies {
         if (body.length > limit) {
             throw new BodyTooLargeException(limit);
         }
-        if (contentType != null && !isJson(contentType)) {
+        if (contentType != null && !StrictJson.declaresJson(contentType)) {
             throw new UnsupportedBodyTypeException(contentType);
         }
         return JsonBody.parse(body);
@@ -61,16 +62,5 @@ class RequestBodies {
         } catch (RuntimeException e) {
             return false;
         }
-    }
-
-    private static boolean isJson(String contentType) {
-        MediaType type;
-        try {
-            type = MediaType.valueOf(contentType);
-        } catch (RuntimeException e) {
-            return false; // not even a media type
-        }
-        return type.getType().equalsIgnoreCase("application")
-                && (type.getSubtype().equalsIgnoreCase("json") || type.getSubtype().toLowerCase(java.util.Locale.ROOT).endsWith("+json"));
     }
 }

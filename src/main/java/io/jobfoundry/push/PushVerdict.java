@@ -49,7 +49,7 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
     static PushVerdict answered(int status, String retryAfter, String contentType, byte[] body, Instant now) {
         String outcome = PushMetrics.statusClass(status);
         if (status >= 200 && status < 300) {
-            return new PushVerdict(true, isJson(contentType) ? dataOf(body) : Change.keep(), null, null, outcome);
+            return new PushVerdict(true, StrictJson.declaresJson(contentType) ? dataOf(body) : Change.keep(), null, null, outcome);
         }
         String error = "push target answered " + status;
         if (status >= 300 && status < 400) {
@@ -92,17 +92,6 @@ record PushVerdict(boolean succeeded, Change<String> data, String error, Instant
      * must be data it can send back. Anything else (empty, text, an array, an object the API would
      * refuse) leaves the data as it was.
      */
-    /** {@code application/json} or a {@code +json} type, with any parameters. */
-    static boolean isJson(String contentType) {
-        if (contentType == null) {
-            return false;
-        }
-        int parameters = contentType.indexOf(';');
-        String type = (parameters < 0 ? contentType : contentType.substring(0, parameters)).trim()
-                .toLowerCase(Locale.ROOT);
-        return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
-    }
-
     private static Change<String> dataOf(byte[] body) {
         if (body.length == 0) {
             return Change.keep();
