@@ -12,7 +12,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,8 +19,8 @@ import java.util.Map;
  * problem document; it runs just before Quarkus' own limit, which would answer with an empty 413.
  * It also refuses a body the REST layer would misread: one sent with a {@code Content-Encoding}
  * (bodies are not decoded: gzip was read as JSON and refused for its bytes, and a body marked
- * {@code br} that was plain JSON was taken), or under two {@code Content-Type} headers (of
- * which the REST layer reads the first).
+ * {@code br} that was plain JSON was taken). (Two {@code Content-Type} headers, of which the REST
+ * layer would read the first, are {@link RepeatedHeaderRoute}'s.)
  * A body whose {@code Content-Length} is over the limit is refused before it is read. A chunked
  * HTTP/1.1 body is read here, counted as it arrives, refused the moment it passes the limit, and
  * otherwise handed to the REST layer whole ({@link RoutingContext#setBody}). Left to the REST
@@ -70,11 +69,6 @@ class BodyLimitRoute {
 
     /** Why the REST layer would misread the body, as a problem document; {@code null} if it would not. */
     private static Map<String, Object> misread(HttpServerRequest request) {
-        List<String> types = request.headers().getAll(HttpHeaders.CONTENT_TYPE);
-        if (types.size() > 1) {
-            return Problems.document(ProblemType.INVALID_REQUEST,
-                    "a request has one Content-Type header, not " + types.size());
-        }
         String encoding = request.getHeader(HttpHeaders.CONTENT_ENCODING);
         if (encoding != null && !encoding.trim().equalsIgnoreCase("identity")) {
             return Problems.document(ProblemType.UNSUPPORTED_MEDIA_TYPE, "request bodies are read as sent: send the "

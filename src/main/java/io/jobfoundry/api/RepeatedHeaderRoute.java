@@ -9,17 +9,19 @@ import jakarta.enterprise.event.Observes;
 import java.util.List;
 
 /**
- * Refuses ({@code 400}) a request with more than one {@code Host} or {@code Authorization} header,
- * before anything reads either. Of two, each reader takes the first: protected mode judged the
- * first Host and served {@code Host: localhost} followed by {@code Host: evil.example}, which RFC
- * 9112 asks a server to refuse; and of two tokens the first decided, so behind a gateway that adds
- * its own {@code Authorization} after a client's, the client's token would be the one that counts
- * (RFC 6750 calls a request carrying two a malformed one). Nothing of the request is quoted.
+ * Refuses ({@code 400}) a request with more than one {@code Host}, {@code Authorization} or
+ * {@code Content-Type} header, before anything reads them. Of two, each reader takes the first:
+ * protected mode judged the first Host and served {@code Host: localhost} followed by
+ * {@code Host: evil.example}, which RFC 9112 asks a server to refuse; of two tokens the first
+ * decided, so behind a gateway that adds its own {@code Authorization} after a client's, the
+ * client's token would be the one that counts (RFC 6750 calls a request carrying two a malformed
+ * one); and the REST layer would read a body as the first of two media types. Nothing of the
+ * request is quoted.
  */
 @ApplicationScoped
 class RepeatedHeaderRoute {
 
-    private static final List<String> ONCE = List.of("Host", "Authorization");
+    private static final List<String> ONCE = List.of("Host", "Authorization", "Content-Type");
 
     void install(@Observes Router router) {
         router.route().order(Integer.MIN_VALUE).handler(RepeatedHeaderRoute::check);

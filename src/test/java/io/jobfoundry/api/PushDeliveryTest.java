@@ -123,6 +123,13 @@ class PushDeliveryTest {
         return call;
     }
 
+    /** The calls that reach {@code path}, held unanswered until the test answers them. */
+    static List<Received> held(String path) {
+        List<Received> held = new CopyOnWriteArrayList<>();
+        routes.put(path, held::add);
+        return held;
+    }
+
     static void answer(Received call, int status, String body) {
         call.request().response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body);
     }
@@ -394,8 +401,7 @@ class PushDeliveryTest {
         String type = Api.type("push-wide");
         String path = "/" + type;
         int jobs = 12;
-        List<Received> held = new CopyOnWriteArrayList<>();
-        routes.put(path, held::add);
+        List<Received> held = held(path);
         json("{\"push\":{\"url\":\"" + url(path) + "\",\"concurrency\":" + jobs + ",\"timeout\":30}}")
                 .put("/v1/types/{type}", type).then().statusCode(200);
         for (int i = 0; i < jobs; i++) {
@@ -421,8 +427,7 @@ class PushDeliveryTest {
     void aLoweredConcurrencyHoldsForTheJobsThatComeNext() throws Exception {
         String type = Api.type("push-lowered");
         String path = "/" + type;
-        List<Received> held = new CopyOnWriteArrayList<>();
-        routes.put(path, held::add);
+        List<Received> held = held(path);
         try (CapturedLog dispatcher = CapturedLog.of(io.jobfoundry.push.PushDispatcher.class)) {
             json("{\"push\":{\"url\":\"" + url(path) + "\",\"concurrency\":10}}").put("/v1/types/{type}", type)
                     .then().statusCode(200);
@@ -453,8 +458,7 @@ class PushDeliveryTest {
     void callsInFlightWhenPushIsTurnedOffAndOnStillCountAgainstTheConcurrency() throws Exception {
         String type = Api.type("push-toggle");
         String path = "/" + type;
-        List<Received> held = new CopyOnWriteArrayList<>();
-        routes.put(path, held::add);
+        List<Received> held = held(path);
         String on = "{\"push\":{\"url\":\"" + url(path) + "\",\"concurrency\":2}}";
         try (CapturedLog dispatcher = CapturedLog.of(io.jobfoundry.push.PushDispatcher.class)) {
             json(on).put("/v1/types/{type}", type).then().statusCode(200);
