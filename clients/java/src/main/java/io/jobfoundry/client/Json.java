@@ -3,6 +3,7 @@ package io.jobfoundry.client;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -14,7 +15,12 @@ import java.util.List;
 final class Json {
 
     // BigDecimal keeps job data's numbers as written, so data handed back to the service is unchanged.
-    static final ObjectMapper MAPPER = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    // Job data is the application's own classes: the Jackson modules on its class path (jackson-datatype-jsr310
+    // for java.time, jdk8, Kotlin, ...) are registered as its own mapper would have them, and times are written
+    // as ISO-8601 text, the service's own time format, not as numbers no reader can tell from a count.
+    static final ObjectMapper MAPPER = new ObjectMapper().findAndRegisterModules()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
     private Json() {
     }
