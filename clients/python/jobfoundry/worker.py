@@ -10,11 +10,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Sequence, Set, Union
 
+from ._accepts import REFUSED_AGAIN, AcceptFailures
 from ._context import JobContext, job_data
 from ._loops import Counters, Finishes, Heartbeats, TypeTimeouts
 from .client import MAX_SERVER_WAIT, Client
-from .errors import JobfoundryError, JobInterrupted
-from .models import Finish, LeasedJob, RetryPolicy
+from .errors import JobInterrupted
+from .models import Finish, LeasedJob
 
 log = logging.getLogger("jobfoundry.worker")
 MAX_ACCEPT = 100
@@ -108,6 +109,8 @@ class Worker:
         self._accepting = False
         self._stopped = False
         self._in_accept = False
+        self._stopping = threading.Event()
+        self._refused_again = REFUSED_AGAIN  # the tests shorten it
 
     def start(self) -> "Worker":
         """Starts accepting jobs."""
@@ -138,6 +141,7 @@ class Worker:
                 return self._counters.abandoned == 0
             self._stopped = True
             self._accepting = False
+        self._stopping.set()
         end = time.monotonic() + deadline
         self._stop_accepting(min(ACCEPT_GRACE, deadline))
         clean = self._join_handlers(end)
@@ -178,7 +182,7 @@ class Worker:
         self._client.transport.forget(self._acceptor.ident)
 
     def _accept_loop(self) -> None:
-        failures = 0
+        failures = AcceptFailures(self._refused_again)
         while self._accepting:
             free = self._take_free_slots()
             if free == 0:
@@ -190,15 +194,13 @@ class Worker:
                 return
             try:
                 jobs = self._client.accept(self._types, free, self._accept_wait, self.name)
-                failures = 0
+                failures.answered()
             except Exception as e:  # noqa: B902 - whatever went wrong, a dead acceptor would stop the worker silently
                 self._in_accept = False
                 self._release(free)
                 if not self._accepting:
                     return
-                failures += 1
-                log.warning("accept failed (%s); trying again", e if isinstance(e, JobfoundryError) else repr(e))
-                time.sleep(RetryPolicy().delay(failures))
+                self._stopping.wait(failures.failed(e))  # a shutdown cuts the pause short
                 continue
             self._in_accept = False
             if len(jobs) < free:  # an accept that came back full frees nothing: _release(0) would add a slot

@@ -44,6 +44,7 @@ public final class Worker implements AutoCloseable {
     private final int concurrency;
     private final JobHandler handler;
     private final Duration acceptWait;
+    private final Duration refusedAgain;
     private final String name;
     private final Counters counters = new Counters();
     private final Semaphore slots;
@@ -67,6 +68,7 @@ public final class Worker implements AutoCloseable {
         this.concurrency = b.concurrency;
         this.handler = b.handler;
         this.acceptWait = b.acceptWait;
+        this.refusedAgain = b.refusedAgain;
         this.name = b.name != null ? b.name : defaultName();
         this.slots = new Semaphore(concurrency);
         int id = WORKERS.incrementAndGet();
@@ -177,7 +179,7 @@ public final class Worker implements AutoCloseable {
     }
 
     private void acceptLoop() {
-        int failures = 0;
+        AcceptFailures failures = new AcceptFailures(refusedAgain);
         while (accepting) {
             int free;
             try {
@@ -198,7 +200,7 @@ public final class Worker implements AutoCloseable {
             List<LeasedJob> jobs;
             try {
                 jobs = client.accept(types, free, acceptWait, name);
-                failures = 0;
+                failures.answered();
             } catch (RuntimeException e) {
                 // Anything, not only a failed call (an answer that cannot be read, say): a worker whose accept
                 // thread died would sit there running nothing, and say nothing.
@@ -207,13 +209,7 @@ public final class Worker implements AutoCloseable {
                 if (!accepting || Thread.currentThread().isInterrupted()) {
                     return;
                 }
-                failures++;
-                if (e instanceof JobfoundryException) {
-                    LOG.log(Level.WARNING, "accept failed ({0}); trying again", e.getMessage());
-                } else {
-                    LOG.log(Level.ERROR, "accept failed; trying again", e);
-                }
-                if (!sleep(RetryPolicy.defaults().delay(failures, null))) {
+                if (!sleep(failures.failed(e))) {
                     return;
                 }
                 continue;
@@ -370,6 +366,7 @@ public final class Worker implements AutoCloseable {
         private int concurrency = 4;
         private double heartbeatFraction = 1.0 / 3;
         private Duration acceptWait = Duration.ofSeconds(30);
+        private Duration refusedAgain = AcceptFailures.REFUSED_AGAIN;
         private String name;
 
         private Builder(JobfoundryClient client, JobHandler handler, List<String> types) {
@@ -426,6 +423,12 @@ public final class Worker implements AutoCloseable {
          */
         public Builder name(String name) {
             this.name = name;
+            return this;
+        }
+
+        /** For the tests: how long after a refused accept the next one goes ({@link AcceptFailures}). */
+        Builder refusedAgain(Duration pause) {
+            this.refusedAgain = pause;
             return this;
         }
 

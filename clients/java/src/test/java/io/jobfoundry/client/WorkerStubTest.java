@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class WorkerStubTest {
 
-    private static final String TYPE = "{\"type\":\"t\",\"activityTimeout\":0.3,\"maxAttempts\":25}";
+    static final String TYPE = "{\"type\":\"t\",\"activityTimeout\":0.3,\"maxAttempts\":25}";
 
     @Test
     void finishesReadyTogetherGoInOneBatchAndAcceptsAskForEveryFreeSlot() throws Exception {
@@ -445,12 +445,12 @@ class WorkerStubTest {
         };
     }
 
-    private static StubService.Reply idle() throws InterruptedException {
+    static StubService.Reply idle() throws InterruptedException {
         Thread.sleep(50);
         return new StubService.Reply(204, null, null, java.util.Map.of());
     }
 
-    private static String leased(String... ids) {
+    static String leased(String... ids) {
         StringBuilder out = new StringBuilder("[");
         for (String id : ids) {
             String job = StubService.job("t", id, "running");
@@ -461,7 +461,7 @@ class WorkerStubTest {
     }
 
     /** A batch answer: 200 for each item, 409 cancelled for the ids named, 409 lease-lost for the id@lease named. */
-    private static String results(String body, Set<String> halted) throws Exception {
+    static String results(String body, Set<String> halted) throws Exception {
         StringBuilder out = new StringBuilder("{\"results\":[");
         for (JsonNode item : Json.MAPPER.readTree(body).get("jobs")) {
             String id = item.get("id").asText();
