@@ -410,11 +410,6 @@ public final class JobEngine {
         return types.groups(type, limit, cursor);
     }
 
-    /** The names of the types in use, without their counts: what a confined accept's globs resolve against. */
-    public List<String> typeNames() {
-        return types.typeNames();
-    }
-
     public List<TypeInfo> types() {
         return types.types();
     }

@@ -166,11 +166,6 @@ final class JobTypes {
                 : Groups.page(tx.snapshot(), type, limit, after)));
     }
 
-    /** The names of the types in use, without their counts: what a confined accept's globs resolve against. */
-    List<String> typeNames() {
-        return runner.run(TypeRegistry::names);
-    }
-
     List<TypeInfo> types() {
         long now = context.now();
         return runner.run(tx -> {

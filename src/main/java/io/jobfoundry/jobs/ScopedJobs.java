@@ -185,7 +185,7 @@ public final class ScopedJobs {
     /** The accept, its types narrowed to the scope ({@link TypeScope#narrow}). */
     public CompletionStage<List<LeasedJob>> accept(AcceptRequest request, Duration wait) {
         if (!scope.isAll()) {
-            request = new AcceptRequest(scope.narrow(request.types(), engine::typeNames), request.max(),
+            request = new AcceptRequest(scope.narrow(request.types()), request.max(),
                     request.maxScheduledAt(), request.worker());
         }
         return shownWhenDone(waits.accept(request, wait),

@@ -119,6 +119,28 @@ class TypeScopeTest {
     }
 
     @Test
+    void aGlobOverlappingTheScopeWaitsForATypeNotYetUsedAndGetsOnlyItsScopesJobs() throws Exception {
+        // A worker for "*-late…" under a token for "email*", started before any such type exists: the
+        // accept waits (204 at the end of its wait), and a type both globs match, first used while it
+        // waits, is served; a billing job of the same shape is not.
+        String late = "-late" + java.util.UUID.randomUUID().toString().substring(0, 6);
+        String accept = "{\"types\":[\"*" + late + "\"],\"max\":10,\"wait\":%d}";
+        json(confined(), accept.formatted(200)).post("/v1/accept").then().statusCode(204);
+
+        int waitingBefore = waits.waitingAccepts();
+        CompletableFuture<ValidatableResponse> waiting = CompletableFuture.supplyAsync(() ->
+                json(confined(), accept.formatted(20_000)).post("/v1/accept").then());
+        WaitsTest.awaitCondition(() -> waits.waitingAccepts() > waitingBefore);
+        admin().contentType(ContentType.JSON).body("{}").put("/v1/jobs/{type}/{id}", billing + late, "b").then()
+                .statusCode(201);
+        admin().contentType(ContentType.JSON).body("{}").put("/v1/jobs/{type}/{id}", email + late, "e").then()
+                .statusCode(201);
+        ValidatableResponse answer = waiting.get().statusCode(200);
+        assertEquals(List.of(email + late), answer.extract().path("type"));
+        admin().get("/v1/jobs/{type}/{id}", billing + late, "b").then().body("state", equalTo("pending"));
+    }
+
+    @Test
     void anAcceptOfEveryTypeGetsOnlyItsTypes() throws Exception {
         // A waiting accept must not be handed the billing job added while it waits, either.
         int waitingBefore = waits.waitingAccepts();

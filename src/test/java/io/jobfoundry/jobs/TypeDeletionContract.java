@@ -47,7 +47,7 @@ public interface TypeDeletionContract extends EngineFixture {
         assertTrue(engine().deleteType("report"));
 
         assertTrue(engine().type("report").isEmpty());
-        assertEquals(List.of("report.daily"), engine().typeNames());
+        assertEquals(List.of("report.daily"), engine().types().stream().map(TypeInfo::type).toList());
         assertEquals(List.of(), keysOf("report"), "every key of the type's own is gone");
         assertEquals(1, engine().type("report.daily").orElseThrow().counts().pending(),
                 "a type whose name begins with the deleted one's keeps its jobs");

@@ -22,6 +22,7 @@ import io.jobfoundry.jobs.model.JobEvent;
 import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.LeasedJob;
+import io.jobfoundry.jobs.model.TypeScope;
 import io.jobfoundry.jobs.records.JobKeys;
 import io.jobfoundry.jobs.waits.JobWaits;
 import java.time.Duration;
@@ -51,6 +52,31 @@ public interface WaitAndHandOffContract extends EngineFixture {
         add("push", "later");
         List<LeasedJob> got = waiting.get(EVENT_SECONDS, TimeUnit.SECONDS);
         assertEquals("later", got.get(0).job().id());
+    }
+
+    /**
+     * A confined token's accept for a glob overlapping its scope ({@link TypeScope#narrow}) takes,
+     * waits for and is handed jobs of the types both globs match, types first used meanwhile
+     * included, and of no other.
+     */
+    @Test
+    default void anAcceptOfTheTypesTwoGlobsBothMatchIsHandedATypeFirstUsedWhileItWaits() throws Exception {
+        List<String> narrowed = TypeScope.of(List.of("email*")).narrow(List.of("*_high"));
+        add("billing_high", "b");
+        add("email_low", "l");
+        var waiting = waits().accept(new AcceptRequest(narrowed, 1, null, "w"), Duration.ofSeconds(EVENT_SECONDS))
+                .toCompletableFuture();
+        assertFalse(waiting.isDone());
+        add("billing_high", "b2");
+        add("email_high", "h");
+        assertEquals(List.of("email_high/h"), waiting.get(EVENT_SECONDS, TimeUnit.SECONDS).stream()
+                .map(l -> l.job().type() + "/" + l.job().id()).toList());
+
+        add("email_high", "h2");
+        add("emailx_high", "x");
+        assertEquals(List.of("email_high/h2", "emailx_high/x"), engine().accept(new AcceptRequest(narrowed, 10, null, "w"))
+                .stream().map(l -> l.job().type() + "/" + l.job().id()).sorted().toList());
+        assertEquals(2, engine().type("billing_high").orElseThrow().counts().pending());
     }
 
     @Test

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * What a processor asks for: up to {@code max} due jobs of the named types (names may be globs
- * with {@code *} and {@code ?}), scheduled at or before {@code maxScheduledAt} when given.
+ * with {@code *} and {@code ?}, or, for a confined token, the names two globs both match:
+ * {@link TypeNames#checkAcceptPattern}), scheduled at or before {@code maxScheduledAt} when given.
  */
 public record AcceptRequest(List<String> types, int max, Instant maxScheduledAt, String worker) {
 
@@ -20,7 +21,7 @@ public record AcceptRequest(List<String> types, int max, Instant maxScheduledAt,
             throw new InvalidJobRequestException("max", "max must be within 1.." + MAX_JOBS);
         }
         for (String pattern : types) {
-            TypeNames.checkPattern(pattern);
+            TypeNames.checkAcceptPattern(pattern);
         }
         // Shown in each attempt's history and on the dashboard: text, not a way into a log line.
         // Surrounding whitespace goes (a host name read from a file keeps its line break).

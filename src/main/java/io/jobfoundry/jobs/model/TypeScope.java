@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The types a caller may touch: every type, or those matching one of its globs ({@code *} any
@@ -74,19 +73,18 @@ public final class TypeScope {
      * The patterns an accept for {@code requested} may use under this scope: their intersection
      * with the scope's globs. An exact name outside the scope is refused; a glob that the scope
      * covers stays; a glob that covers a scope glob becomes that glob (a worker for {@code email*}
-     * asking for {@code *} accepts {@code email*}). Two globs neither of which covers the other
-     * ({@code *_high} and {@code email*}) have no glob for their intersection: it becomes the
-     * names of the {@code known} types matching both, so a type first used while such an accept
-     * waits is not seen by it; the result is never wider than the scope.
+     * asking for {@code *} accepts {@code email*}); two globs that share names without either
+     * covering the other ({@code *_high} and {@code email*}) become the pattern of the names both
+     * match ({@link TypeNames#allOf}), so a type first used later, while the accept waits or after
+     * the worker started, is served as with any glob. The result is never wider than the scope.
      *
-     * @throws TypeForbiddenException if no type of the request is within the scope
+     * @throws TypeForbiddenException if no name the request could ask for is within the scope
      */
-    public List<String> narrow(List<String> requested, Supplier<List<String>> known) {
+    public List<String> narrow(List<String> requested) {
         if (globs == null) {
             return requested;
         }
         Set<String> narrowed = new LinkedHashSet<>();
-        List<String> knownTypes = null;
         for (String pattern : requested) {
             if (!TypeNames.isGlob(pattern)) {
                 check(pattern);
@@ -98,15 +96,8 @@ public final class TypeScope {
                     narrowed.add(pattern);
                 } else if (covers(pattern, glob)) {
                     narrowed.add(glob);
-                } else {
-                    if (knownTypes == null) {
-                        knownTypes = known.get();
-                    }
-                    for (String type : knownTypes) {
-                        if (TypeNames.matches(pattern, type) && permits(type)) {
-                            narrowed.add(type);
-                        }
-                    }
+                } else if (overlap(pattern, glob)) {
+                    narrowed.add(TypeNames.allOf(pattern, glob));
                 }
             }
         }
@@ -114,6 +105,37 @@ public final class TypeScope {
             throw new TypeForbiddenException(requested.get(0));
         }
         return new ArrayList<>(narrowed);
+    }
+
+    /**
+     * Whether some name matches both globs (or names): the two read side by side, a {@code *}
+     * of either taking nothing, or a character with the other's symbol, a {@code ?} any one, a
+     * literal only itself. A name of the characters written in them stays a name; past 64
+     * characters it would not, which only globs no accept would send can reach.
+     */
+    static boolean overlap(String a, String b) {
+        int m = a.length();
+        int n = b.length();
+        boolean[][] can = new boolean[m + 1][n + 1];
+        can[m][n] = true;
+        for (int i = m; i >= 0; i--) {
+            for (int j = n; j >= 0; j--) {
+                if (i == m && j == n) {
+                    continue;
+                }
+                char x = i < m ? a.charAt(i) : 0;
+                char y = j < n ? b.charAt(j) : 0;
+                boolean result = x == '*' && can[i + 1][j] || y == '*' && can[i][j + 1];
+                if (!result && i < m && j < n && (x == y || x == '?' || y == '?' || x == '*' || y == '*')) {
+                    // One character both take: a star stays where it is, any other symbol moves on.
+                    int ni = x == '*' ? i : i + 1;
+                    int nj = y == '*' ? j : j + 1;
+                    result = (ni != i || nj != j) && can[ni][nj];
+                }
+                can[i][j] = result;
+            }
+        }
+        return can[0][0];
     }
 
     /**
