@@ -72,7 +72,7 @@ public final class EmbeddedStore implements KvStore {
     private final LogSync log;
     private volatile boolean closed;
 
-    private EmbeddedStore(Path path, StoreFileLock lock, SqliteKeySpace keys, LongConsumer batchSizes,
+    private EmbeddedStore(Path path, StoreFileLock lock, SqliteKeySpace keys, StoreFiles files, LongConsumer batchSizes,
             int maxBatch, LogSync log) throws SQLException {
         this.path = path;
         this.name = "embedded:" + path;
@@ -84,7 +84,7 @@ public final class EmbeddedStore implements KvStore {
         timer.scheduleWithFixedDelay(this::expireOverdue, EXPIRY_SWEEP_MILLIS, EXPIRY_SWEEP_MILLIS,
                 TimeUnit.MILLISECONDS);
         this.log = log;
-        this.committer = new GroupCommitter(keys, name, maxBatch, watches, batchSizes, log);
+        this.committer = new GroupCommitter(keys, files, name, maxBatch, watches, batchSizes, log);
         this.committerThread = new Thread(committer, COMMITTER_THREAD);
         this.committerThread.setDaemon(true);
         this.committerThread.start();
@@ -102,11 +102,14 @@ public final class EmbeddedStore implements KvStore {
     public static EmbeddedStore open(EmbeddedOptions options, LongConsumer batchSizes) {
         Path path = options.path().toAbsolutePath().normalize();
         return open(options, batchSizes,
-                options.durability() == Durability.FSYNC ? LogSync.walOf(path) : LogSync.NONE);
+                options.durability() == Durability.FSYNC ? LogSync.walOf(path) : LogSync.NONE, StoreFiles.CHECK_EVERY);
     }
 
-    /** {@link #open(EmbeddedOptions, LongConsumer)} with the log's sync given, for tests that make it fail. */
-    static EmbeddedStore open(EmbeddedOptions options, LongConsumer batchSizes, LogSync log) {
+    /**
+     * {@link #open(EmbeddedOptions, LongConsumer)} with the log's sync given, and how often the
+     * committer looks for its files ({@link StoreFiles}), for tests.
+     */
+    static EmbeddedStore open(EmbeddedOptions options, LongConsumer batchSizes, LogSync log, Duration checkFilesEvery) {
         Objects.requireNonNull(batchSizes, "batchSizes");
         Path path = options.path().toAbsolutePath().normalize();
         try {
@@ -117,7 +120,15 @@ public final class EmbeddedStore implements KvStore {
         StoreFileLock lock = StoreFileLock.acquire(path);
         SqliteKeySpace keys = null;
         try {
-            long unfolded = unfoldedLog(path);
+            // Said either way: a wrong path or an empty volume mounted in the store's place starts an
+            // empty queue, which only this line tells from the store it should have been.
+            long size = sizeOf(path);
+            if (size >= 0) {
+                LOG.infof("opening the embedded store %s (%d KiB)", path, (size + 1023) / 1024);
+            } else {
+                LOG.infof("creating a new, empty embedded store at %s: no store was there", path);
+            }
+            long unfolded = Math.max(0, sizeOf(path.resolveSibling(path.getFileName() + "-wal")));
             if (unfolded > 0) {
                 LOG.warnf("the embedded store %s was not closed by the process before this one (it was killed or"
                         + " crashed, or its close failed): recovering what its log holds (%d KiB); jobs that were"
@@ -125,7 +136,8 @@ public final class EmbeddedStore implements KvStore {
                         path, (unfolded + 1023) / 1024);
             }
             keys = new SqliteKeySpace(connect(path, options));
-            return new EmbeddedStore(path, lock, keys, batchSizes, options.maxBatch(), log);
+            return new EmbeddedStore(path, lock, keys, StoreFiles.of(path, checkFilesEvery), batchSizes,
+                    options.maxBatch(), log);
         } catch (SQLException e) {
             closeQuietly(keys);
             lock.close();
@@ -139,16 +151,16 @@ public final class EmbeddedStore implements KvStore {
     }
 
     /**
-     * The size of a log the last process left behind: a clean close folds the log into the file
-     * and removes it ({@link SqliteKeySpace#close}), so one still there means the process before
-     * this one was killed or crashed. The lock is held, so no live process is writing it.
+     * The size of the file at {@code path}, or -1 if there is none. Of the log, what the last
+     * process left behind: a clean close folds the log into the file and removes it
+     * ({@link SqliteKeySpace#close}), so one still there means the process before this one was
+     * killed or crashed. The lock is held, so no live process is writing either.
      */
-    static long unfoldedLog(Path path) {
+    static long sizeOf(Path path) {
         try {
-            Path wal = path.resolveSibling(path.getFileName() + "-wal");
-            return Files.exists(wal) ? Files.size(wal) : 0;
+            return Files.exists(path) ? Files.size(path) : -1;
         } catch (IOException e) {
-            return 0; // only for a log line: SQLite reports a log it cannot read itself
+            return 0; // only for a log line: SQLite reports a file it cannot read itself
         }
     }
 
@@ -284,9 +296,13 @@ public final class EmbeddedStore implements KvStore {
         return new IllegalStateException("transaction body failed", cause);
     }
 
-    /** After a failed sync of the log, or a file lost to the connection: only a restart recovers from what the disk holds. */
+    /**
+     * After a failed sync of the log, or a file lost to the connection (moved or deleted under it,
+     * looked for here too: {@link StoreFiles}): only a restart recovers from what the disk holds.
+     */
     @Override
     public Optional<String> failedForGood() {
+        committer.checkFiles();
         StoreException why = committer.whyBroken();
         return why == null ? Optional.empty() : Optional.of(why.getMessage());
     }

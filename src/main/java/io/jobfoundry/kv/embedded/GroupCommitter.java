@@ -36,6 +36,7 @@ final class GroupCommitter implements Runnable {
     private final LongConsumer batchSizes;
     private final boolean fsync;
     private final Acknowledger acknowledger;
+    private final StoreFiles files;
     private final BlockingQueue<CommitRequest<?>> queue = new LinkedBlockingQueue<>();
     private final BatchAdds adds = new BatchAdds();
     private long committedVersion;
@@ -48,9 +49,10 @@ final class GroupCommitter implements Runnable {
     private volatile StoreException broken;
 
     /** With {@code log} {@link LogSync#NONE}, commits are acknowledged without a sync (durability os). */
-    GroupCommitter(SqliteKeySpace keys, String storeName, int maxBatch, WatchRegistry watches,
+    GroupCommitter(SqliteKeySpace keys, StoreFiles files, String storeName, int maxBatch, WatchRegistry watches,
             LongConsumer batchSizes, LogSync log) throws SQLException {
         this.keys = keys;
+        this.files = files;
         this.fsync = log != LogSync.NONE;
         this.acknowledger = new Acknowledger(log, watches, storeName, this::logSyncFailed);
         this.storeName = storeName;
@@ -125,6 +127,25 @@ final class GroupCommitter implements Runnable {
         closing = true;
     }
 
+    private void stop(SQLException lost) {
+        broken = new StoreException("the embedded store can no longer write or read its file (" + lost.getMessage()
+                + "); it takes no more work: restart the service", storeName, lost);
+        closing = true;
+    }
+
+    /**
+     * The files checked from another thread (the liveness probe's), for a store that takes no
+     * work: found moved, the store stops as if a batch had found it, the batch under way excepted.
+     */
+    void checkFiles() {
+        if (broken == null) {
+            SQLException moved = files.check();
+            if (moved != null) {
+                stop(moved);
+            }
+        }
+    }
+
     /** Syncs of the log (durability {@code fsync}) since start. */
     long syncs() {
         return acknowledger.syncs();
@@ -188,6 +209,9 @@ final class GroupCommitter implements Runnable {
         boolean wrote = !writers.isEmpty();
         if (broken == null) {
             broken = writeAdds();
+        }
+        if (broken == null && wrote) {
+            broken = files.checkDue();
         }
         if (broken == null) {
             broken = commit(wrote ? version : -1);
@@ -344,9 +368,7 @@ final class GroupCommitter implements Runnable {
         if (SqliteKeySpace.lost(cause)) {
             // Nothing of the batch committed; no later batch would either. Stop, so that the
             // liveness probe asks for the restart that opens the file afresh.
-            broken = new StoreException("the embedded store can no longer write or read its file (" + cause.getMessage()
-                    + "); it takes no more work: restart the service", storeName, cause);
-            closing = true;
+            stop(cause);
         }
         StoreException lost = broken;
         RetryableStoreException batchFailed =

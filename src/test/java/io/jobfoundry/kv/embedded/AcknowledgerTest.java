@@ -51,7 +51,7 @@ class AcknowledgerTest {
     @BeforeEach
     void open() {
         store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("store.db")),
-                size -> committedBatches.release(), log);
+                size -> committedBatches.release(), log, StoreFiles.CHECK_EVERY);
     }
 
     @AfterEach
