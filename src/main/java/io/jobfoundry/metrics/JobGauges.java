@@ -103,6 +103,7 @@ public final class JobGauges implements MeterBinder {
     }
 
     private List<Meter> register(String type) {
+        engine.context().observer().known(type);
         List<Meter> meters = new ArrayList<>();
         STATES.forEach((state, value) -> meters.add(Gauge.builder("jobfoundry.jobs", () -> current(type, value))
                 .description("Jobs by type and state (pending includes due)")

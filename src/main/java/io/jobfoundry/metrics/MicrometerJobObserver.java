@@ -90,6 +90,11 @@ public final class MicrometerJobObserver implements JobObserver {
     }
 
     @Override
+    public void known(String type) {
+        of(type);
+    }
+
+    @Override
     public void accepted(String type, Duration waited) {
         TypeMeters meters = of(type);
         meters.accepted.increment();

@@ -77,6 +77,30 @@ class JobGaugesTest {
         }
     }
 
+    /**
+     * A restarted service's counters are there at zero before anything moves: the jobs the activity
+     * monitor takes back after a crash are then an increase a rate or an alert sees, not the
+     * baseline of a series that first appeared with them.
+     */
+    @Test
+    void theCountersOfTypesAlreadyInTheStoreStartAtZero() {
+        try (EmbeddedStore store = EmbeddedStore.open(EmbeddedOptions.at(folder.resolve("jobs.db")))) {
+            TransactionRunner runner = new TransactionRunner(store, RetryPolicy.DEFAULT);
+            new JobEngine(runner, Clock.systemUTC(), EngineOptions.DEFAULT).put("held", "a", JobChanges.NONE);
+
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            JobEngine restarted = new JobEngine(runner, Clock.systemUTC(), EngineOptions.DEFAULT,
+                    new MicrometerJobObserver(registry));
+            new JobGauges(restarted, Duration.ZERO).bindTo(registry);
+
+            for (String counter : List.of("jobfoundry.jobs.requeued", "jobfoundry.runs.failed", "jobfoundry.jobs.accepted",
+                    "jobfoundry.jobs.expired")) {
+                assertEquals(0, registry.find(counter).tags("type", "held").counter().count(), counter);
+            }
+            assertEquals(2, registry.find("jobfoundry.jobs.finished").tags("type", "held").counters().size());
+        }
+    }
+
     /** The wait of a job due in year 0000 (which the API takes) is some 2,000 years, not an overflow. */
     @Test
     void aJobDueCenturiesAgoHasWaitedThatLong() {

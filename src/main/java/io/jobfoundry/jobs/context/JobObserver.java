@@ -13,6 +13,15 @@ public interface JobObserver {
     JobObserver NONE = new JobObserver() {
     };
 
+    /**
+     * The store holds jobs of {@code type}, seen now (at start, and as new types come): its counts
+     * start at zero here, before the first move. A counter that first appeared at its first
+     * increment would make that increment its baseline, and a rate or an alert would never see it
+     * (the jobs the activity monitor takes back after a crash and a restart, say).
+     */
+    default void known(String type) {
+    }
+
     /** A job started running; {@code waited} is from its due time, or its creation if later, to its start. */
     default void accepted(String type, Duration waited) {
     }
