@@ -270,20 +270,33 @@ class KubernetesManifestsTest {
         }
     }
 
+    /**
+     * One Service for clients per variant, and a StatefulSet's governing Service headless (its pods'
+     * DNS names; a ClusterIP Service there gives them none); each reaches the pods' HTTPS port.
+     */
     @Test
-    void theServiceReachesTheWorkloadsHttpPort() throws IOException {
+    void theServicesReachTheWorkloadsHttpPortAndAStatefulSetsOwnIsHeadless() throws IOException {
         for (Map.Entry<String, List<JsonNode>> variant : variants().entrySet()) {
-            JsonNode service = ofKind(variant.getValue(), "Service");
+            List<JsonNode> services = variant.getValue().stream().filter(d -> d.path("kind").asText().equals("Service"))
+                    .toList();
             JsonNode workload = workload(variant.getValue());
-            assertNotNull(service, variant.getKey());
-            assertEquals(podLabels(workload), service.path("spec").path("selector"), variant.getKey());
-            for (JsonNode port : service.path("spec").path("ports")) {
-                assertTrue(portNamed(container(workload), port.path("targetPort").asText()) > 0, variant.getKey());
+            assertEquals(1, services.stream().filter(s -> !headless(s)).count(), variant.getKey() + ": one for clients");
+            for (JsonNode service : services) {
+                assertEquals(podLabels(workload), service.path("spec").path("selector"), variant.getKey());
+                for (JsonNode port : service.path("spec").path("ports")) {
+                    assertTrue(portNamed(container(workload), port.path("targetPort").asText()) > 0, variant.getKey());
+                }
             }
             if (workload.path("kind").asText().equals("StatefulSet")) {
-                assertEquals(service.path("metadata").path("name"), workload.path("spec").path("serviceName"));
+                String governing = workload.path("spec").path("serviceName").asText();
+                assertTrue(services.stream().anyMatch(s -> headless(s)
+                        && s.path("metadata").path("name").asText().equals(governing)), variant.getKey() + ": " + governing);
             }
         }
+    }
+
+    private static boolean headless(JsonNode service) {
+        return service.path("spec").path("clusterIP").asText().equals("None");
     }
 
     // ---- reading the manifests ------------------------------------------------------------------
