@@ -15,8 +15,28 @@ public final class PushTargets {
 
     private final List<String> prefixes;
 
+    /**
+     * @throws IllegalArgumentException for a prefix that is not an {@code http://} or
+     *     {@code https://} URL with a host: one without a scheme would admit no target, silently
+     */
     public PushTargets(List<String> prefixes) {
         this.prefixes = prefixes.stream().map(String::trim).filter(p -> !p.isEmpty()).toList();
+        for (String prefix : this.prefixes) {
+            if (!isHttpUrl(prefix)) {
+                throw new IllegalArgumentException("invalid configuration: jobfoundry.push.allowed-targets: '" + prefix
+                        + "' is not an http:// or https:// URL with a host, e.g. https://hooks.example.com/");
+            }
+        }
+    }
+
+    private static boolean isHttpUrl(String prefix) {
+        try {
+            URI uri = new URI(prefix);
+            String scheme = uri.getScheme();
+            return ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme)) && uri.getHost() != null;
+        } catch (URISyntaxException e) {
+            return false;
+        }
     }
 
     /** How many prefixes are allowed. */

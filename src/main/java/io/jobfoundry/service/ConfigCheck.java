@@ -52,6 +52,9 @@ final class ConfigCheck {
         atLeast(problems, "jobfoundry.health.store-timeout", config.health().storeTimeout(), Duration.ofMillis(1));
         atLeast(problems, "jobfoundry.monitor.activity-interval", config.monitor().activityInterval(), SHORTEST_INTERVAL);
         atLeast(problems, "jobfoundry.monitor.due-interval", config.monitor().dueInterval(), SHORTEST_INTERVAL);
+        // Quarkus' scheduler runs an "every" under a second not at all (it logs a warning and goes on).
+        atLeast(problems, "jobfoundry.monitor.retention-interval", config.monitor().retentionInterval(),
+                Duration.ofSeconds(1));
         if (api.maxBodySize().asLongValue() < 2) {
             problems.add("jobfoundry.api.max-body-size must be at least 2 bytes (the body {}), not "
                     + api.maxBodySize().asLongValue());

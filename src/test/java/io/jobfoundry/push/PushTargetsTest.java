@@ -1,6 +1,7 @@
 package io.jobfoundry.push;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -24,6 +25,18 @@ class PushTargetsTest {
         assertFalse(targets.allows("http://10.0.0.7:80801/hooks/"));
         assertFalse(targets.allows("http://api.example/"), "the scheme is part of the prefix");
         assertFalse(targets.allows("https://api.example/ bad"), "no URL");
+    }
+
+    /** A prefix no URL could start with (no scheme, another scheme, no host) stops the start, rather than admit nothing. */
+    @Test
+    void aPrefixThatIsNoHttpUrlIsRefused() {
+        for (String prefix : List.of("notaurl", "hooks.example.com/", "ftp://hooks.example.com/", "https:///hooks",
+                "https://hooks example/")) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> new PushTargets(List.of("https://fine.example/", prefix)), prefix);
+            assertTrue(refused.getMessage().contains("jobfoundry.push.allowed-targets: '" + prefix + "'"),
+                    refused.getMessage());
+        }
     }
 
     /** Servers that decode before they resolve dot segments see /hooks/%2e%2e/admin as /admin. */
