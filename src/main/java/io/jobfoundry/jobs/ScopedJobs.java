@@ -37,7 +37,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
-import org.jboss.logging.Logger;
 
 /**
  * The engine as one caller may use it: every entry point first checks the type against the
@@ -50,13 +49,11 @@ import org.jboss.logging.Logger;
  * unscoped for the monitors, tools and tests.
  *
  * <p>Destructive calls (remove, cancel, bulk, pause, resume, type changes and deletion) log one
- * audit line under {@code jobfoundry.audit} with the caller's name, after they succeed. A view is
+ * audit line ({@link Audit}) with the caller's name, after they succeed. A view is
  * made per request: it holds four references and checks nothing more than a glob match when the
  * token is confined.
  */
 public final class ScopedJobs {
-
-    private static final Logger AUDIT = Logger.getLogger("jobfoundry.audit");
 
     private final JobEngine engine;
     private final JobWaits waits;
@@ -134,9 +131,10 @@ public final class ScopedJobs {
     public BulkResult bulk(BulkAction action, JobFilter filter, int limit) {
         checkNamed(filter);
         BulkResult result = engine.bulk(action, filter, scope::permits, limit);
-        AUDIT.infof("%s ran bulk %s on %s%s: %d matched, %d changed", caller, action.wireName(), filter.describe(),
+        Audit.log(caller, "bulk-" + action.wireName(), filter.types(), null, String.format(
+                "%s ran bulk %s on %s%s: %d matched, %d changed", caller, action.wireName(), filter.describe(),
                 scope.isAll() ? "" : " within the token's types " + String.join(",", scope.globs()), result.matched(),
-                result.changed());
+                result.changed()));
         return result;
     }
 
@@ -154,13 +152,13 @@ public final class ScopedJobs {
     public void remove(String type, String id) {
         scope.check(type);
         engine.remove(type, id);
-        AUDIT.infof("%s removed job %s/%s", caller, type, Texts.visible(id));
+        Audit.log(caller, "remove", type, Texts.visible(id), caller + " removed job " + type + "/" + Texts.visible(id));
     }
 
     public Job cancel(String type, String id) {
         scope.check(type);
         Job job = engine.cancel(type, id);
-        AUDIT.infof("%s cancelled job %s/%s", caller, type, Texts.visible(id));
+        Audit.log(caller, "cancel", type, Texts.visible(id), caller + " cancelled job " + type + "/" + Texts.visible(id));
         return shown(job);
     }
 
@@ -295,7 +293,7 @@ public final class ScopedJobs {
     public TypeInfo configureType(String type, UnaryOperator<TypeSettings> change) {
         scope.check(type);
         TypeInfo info = engine.configureType(type, change);
-        AUDIT.infof("%s changed the settings of type %s", caller, type);
+        Audit.log(caller, "configure", type, null, caller + " changed the settings of type " + type);
         return info;
     }
 
@@ -304,7 +302,7 @@ public final class ScopedJobs {
         scope.check(type);
         boolean deleted = engine.deleteType(type);
         if (deleted) {
-            AUDIT.infof("%s deleted type %s", caller, type);
+            Audit.log(caller, "delete-type", type, null, caller + " deleted type " + type);
         }
         return deleted;
     }
@@ -312,7 +310,8 @@ public final class ScopedJobs {
     public TypeInfo pause(String type, boolean paused) {
         scope.check(type);
         TypeInfo info = engine.pause(type, paused);
-        AUDIT.infof("%s %s type %s", caller, paused ? "paused" : "resumed", type);
+        Audit.log(caller, paused ? "pause" : "resume", type, null,
+                caller + (paused ? " paused" : " resumed") + " type " + type);
         return info;
     }
 }

@@ -60,6 +60,15 @@ class SecretsInLogsTest {
         assertFalse(log.contains(refused), "a refused token is in the log");
         assertTrue(log.contains("ci-producer removed job " + type + "/gone"), "the removal's audit line");
         assertTrue(log.contains("ci-admin paused type " + type), "the pause's audit line");
+        // In JSON logs its facts are fields too, for collectors to select on.
+        com.fasterxml.jackson.databind.JsonNode pause = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                log.lines().filter(line -> line.contains("ci-admin paused type " + type)).findFirst().orElseThrow());
+        assertEquals("jobfoundry.audit", pause.path("loggerName").asText(), pause.toString());
+        assertEquals(Map.of("audit.caller", "ci-admin", "audit.action", "pause", "audit.type", type),
+                Map.of("audit.caller", pause.path("mdc").path("audit.caller").asText(),
+                        "audit.action", pause.path("mdc").path("audit.action").asText(),
+                        "audit.type", pause.path("mdc").path("audit.type").asText()), pause.toString());
+        assertFalse(pause.path("mdc").has("audit.job"), pause.toString());
         assertTrue(log.contains("ci-admin deleted type " + type), "the deletion's audit line");
         // The file's lines are JSON, where the group's quotes are escaped.
         assertTrue(log.lines().anyMatch(line -> line.contains("ci-admin ran bulk cancel on type " + type + " (state pending,"
