@@ -230,6 +230,23 @@ public interface AddAndRemoveContract extends EngineFixture {
         assertEquals(1, engine().type("email").orElseThrow().counts().pending(), "still once in the index");
     }
 
+    /** As a PUT: a PATCH with nothing new ({}, values the job has) is no change, pending or running. */
+    @Test
+    default void aPatchThatChangesNothingWritesNothing() {
+        Job first = engine().put("email", "a", JobChanges.NONE.withPriority(Priority.HIGH).withGroup("t7")).job();
+        clock().advance(Duration.ofSeconds(5));
+        assertEquals(first, engine().patch("email", "a", JobChanges.NONE));
+        assertEquals(first, engine().patch("email", "a", JobChanges.NONE.withPriority(Priority.HIGH).withGroup("t7")));
+        Job changed = engine().patch("email", "a", JobChanges.NONE.withPriority(Priority.LOW));
+        assertEquals(first.revision() + 1, changed.revision());
+        assertEquals(START.plusSeconds(5), changed.updatedAt());
+
+        Job running = acceptOne("email").job();
+        clock().advance(Duration.ofSeconds(5));
+        assertEquals(running, engine().patch("email", "a", JobChanges.NONE.withMaxAttempts(running.maxAttempts())));
+        assertEquals(running.revision() + 1, engine().patch("email", "a", JobChanges.NONE.withMaxAttempts(3)).revision());
+    }
+
     /** ...but a job whose time has come and that still waits for the due waker is made ready by it. */
     @Test
     default void addingAnUnchangedJobThatHasBecomeDueMakesItReady() {

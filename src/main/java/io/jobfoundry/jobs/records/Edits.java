@@ -6,6 +6,7 @@ import io.jobfoundry.jobs.model.JobNotFoundException;
 import io.jobfoundry.jobs.model.JobResult;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.kv.KvTransaction;
+import java.util.Arrays;
 
 /** A client's changes to an existing job: patch, cancel, resubmit and remove. */
 public final class Edits {
@@ -24,10 +25,21 @@ public final class Edits {
             throw new JobConflictException("data, scheduledAt and group change only while the job is pending",
                     type, id, r.state);
         }
+        // A patch that changes nothing (a retried request, values it already has, {}) is no change
+        // clients see, as for a PUT: no write, no new revision or updatedAt, no event.
+        byte[] before = r.encode();
         if (r.state == JobState.PENDING) {
+            JobRecord changed = JobRecord.decode(type, id, before);
+            Adds.apply(changed, valid);
+            if (Arrays.equals(before, changed.encode())) {
+                return r.view();
+            }
             r.reposition(tx, now, true, () -> Adds.apply(r, valid));
         } else {
             Adds.applyToRunning(r, valid);
+            if (Arrays.equals(before, r.encode())) {
+                return r.view();
+            }
         }
         r.save(tx, now);
         return r.view();
