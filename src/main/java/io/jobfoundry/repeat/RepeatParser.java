@@ -42,6 +42,11 @@ public final class RepeatParser {
             throw new RepeatSyntaxException("empty repeat", input, RepeatExamples.GENERAL);
         }
         List<String> words = words(text);
+        if (CronZone.names(words.get(0))) {
+            // robfig/cron's "CRON_TZ=Europe/Berlin 0 9 * * *", whole: here every cron repeat says CRON first.
+            throw new RepeatSyntaxException("a cron repeat starts with CRON, its time zone after it: CRON " + text,
+                    words.get(0), CronZone.EXAMPLES);
+        }
         if (words.get(0).equalsIgnoreCase("CRON")) {
             // Before splitting on commas: cron lists ("1,15") use them.
             List<String> rest = words.subList(1, words.size());

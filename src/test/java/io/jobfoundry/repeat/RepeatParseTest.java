@@ -121,6 +121,7 @@ class RepeatParseTest {
             CRON TZ= 0 9 * * *            | unknown time zone (a tz database name such as Europe/Berlin) | TZ=
             CRON TZ=Europe/Berlin         | a cron expression has exactly 5 fields               | CRON TZ=Europe/Berlin
             CRON 0 9 * * * TZ=Europe/Berlin | a cron expression has exactly 5 fields             | CRON 0 9 * * * TZ=Europe/Berlin
+            CRON_TZ=Europe/Berlin 0 9 * * * | a cron repeat starts with CRON, its time zone after it: CRON CRON_TZ=Europe/Berlin 0 9 * * * | CRON_TZ=Europe/Berlin
             """)
     void refuses(String text, String message, String offendingPart) {
         RepeatSyntaxException e = assertThrows(RepeatSyntaxException.class, () -> RepeatParser.parse(text));
