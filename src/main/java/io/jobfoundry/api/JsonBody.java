@@ -183,7 +183,7 @@ final class JsonBody {
         if (value.compareTo(BigDecimal.valueOf(least.toSeconds())) < 0
                 || value.compareTo(BigDecimal.valueOf(max.toSeconds())) > 0) {
             throw new InvalidInputException(field(name), field(name) + " must be within " + least.toSeconds() + ".."
-                    + max.toSeconds() + " seconds (" + max.toDays() + " days)");
+                    + max.toSeconds() + " seconds (" + max.toDays() + (max.toDays() == 1 ? " day)" : " days)"));
         }
         BigDecimal millis = value.movePointRight(3);
         if (millis.stripTrailingZeros().scale() > 0) {

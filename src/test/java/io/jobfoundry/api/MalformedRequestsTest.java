@@ -623,6 +623,8 @@ class MalformedRequestsTest {
             assertEquals("HTTP/1.1 400", answer.substring(0, 12), request + " answered " + answer);
             assertTrue(answer.contains("'//'"), answer);
         }
+        String typeEmpty = Api.raw("GET /v1/jobs//" + T + "/j HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        assertTrue(typeEmpty.contains("\"field\":\"type\"") && typeEmpty.contains("no type can be empty"), typeEmpty);
         Api.get(T, "empty-id").statusCode(404);
         // A trailing slash is no empty segment short of the end: it is routed as before.
         String trailing = Api.raw("GET /v1/jobs/" + T + "/j/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");

@@ -70,7 +70,7 @@ class TypeLimitsResourceTest {
         "{\"concurrency\":5}|concurrency|JSON object",
         "{\"rateLimit\":{\"count\":0,\"seconds\":1}}|rateLimit.count|1..10000",
         "{\"rateLimit\":{\"count\":1,\"seconds\":0.5}}|rateLimit.seconds|1..86400",
-        "{\"rateLimit\":{\"count\":1,\"seconds\":86401}}|rateLimit.seconds|1..86400",
+        "{\"rateLimit\":{\"count\":1,\"seconds\":86401}}|rateLimit.seconds|1..86400 seconds (1 day)",
         "{\"rateLimit\":{\"count\":1,\"seconds\":1.0001}}|rateLimit.seconds|milliseconds",
         "{\"rateLimit\":{\"count\":1,\"seconds\":1,\"perGroup\":\"yes\"}}|rateLimit.perGroup|true or false",
         "{\"rateLimit\":[1,60]}|rateLimit|JSON object",
