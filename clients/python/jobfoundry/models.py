@@ -67,6 +67,8 @@ class Job:
     worker: Optional[str]
     #: The jobs this one waits for, as given when it was added (empty if none).
     after: List[JobRef]
+    #: What the job does if one of ``after`` does not succeed: ``"cancel"`` (the default) or ``"run"``.
+    after_failure: str
     #: Those of ``after`` not yet done: while it is not empty the pending job is not due.
     waiting_for: List[JobRef]
     json: Dict[str, Any] = field(repr=False, compare=False)
@@ -84,7 +86,7 @@ class Job:
                    parse_time(n.get("updatedAt")), parse_time(n.get("startedAt")), parse_time(n.get("finishedAt")),
                    n.get("repeat"), int(n.get("attempt", 0)), int(n.get("maxAttempts", 0)), n.get("lastError"),
                    bool(n.get("resubmit", False)), n.get("worker"),
-                   [JobRef.from_json(r) for r in n.get("after") or []],
+                   [JobRef.from_json(r) for r in n.get("after") or []], n.get("afterFailure") or "cancel",
                    [JobRef.from_json(r) for r in n.get("waitingFor") or []], n)
 
 

@@ -11,7 +11,8 @@ CUSTOMERS = {"type": "extract", "id": "customers"}
 
 
 def waiting(type_, id_):
-    return dict(job(type_, id_), after=[ORDERS, CUSTOMERS], waitingFor=[CUSTOMERS], someday={"new": True})
+    return dict(job(type_, id_), after=[ORDERS, CUSTOMERS], afterFailure="run", waitingFor=[CUSTOMERS],
+                someday={"new": True})
 
 
 class DependenciesTest(unittest.TestCase):
@@ -49,13 +50,14 @@ class DependenciesTest(unittest.TestCase):
 
         self.assertEqual([JobRef("extract", "orders"), JobRef("extract", "customers")], created.after)
         self.assertEqual([JobRef("extract", "customers")], created.waiting_for)
+        self.assertEqual("run", created.after_failure)
         self.assertEqual(JobRef("load", "x"), created.ref)
         self.assertEqual({"new": True}, created.json["someday"], "unknown members are kept in json")
 
     def test_a_job_without_dependency_members_has_none(self):
         with StubService(lambda r: (200, job("t", "a"), NO_HEADERS)) as stub, Client(stub.url) as client:
             found = client.get("t", "a")
-        self.assertEqual(([], []), (found.after, found.waiting_for))
+        self.assertEqual(([], "cancel", []), (found.after, found.after_failure, found.waiting_for))
 
 
 class LimitsTest(unittest.TestCase):

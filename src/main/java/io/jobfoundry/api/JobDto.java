@@ -17,11 +17,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(name = "Job", description = "A job. Every member is always present, null where unset; times are RFC 3339 UTC.",
         requiredProperties = {"type", "id", "state", "result", "data", "group", "priority", "scheduledAt", "createdAt",
             "updatedAt", "startedAt", "finishedAt", "repeat", "attempt", "maxAttempts", "lastError", "resubmit",
-            "worker", "after", "waitingFor", "history"})
+            "worker", "after", "afterFailure", "waitingFor", "history"})
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({"type", "id", "state", "result", "data", "group", "priority", "scheduledAt", "createdAt",
     "updatedAt", "startedAt", "finishedAt", "repeat", "attempt", "maxAttempts", "lastError", "resubmit", "worker",
-    "after", "waitingFor", "history"})
+    "after", "afterFailure", "waitingFor", "history"})
 public record JobDto(
         @Schema(pattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", examples = "email") String type,
         @Schema(minLength = 1, maxLength = 256, examples = "welcome-42") String id,
@@ -50,6 +50,9 @@ public record JobDto(
         String worker,
         @Schema(description = "the jobs this one waits for: it is not due until each has finished succeeded")
         List<JobRefDto> after,
+        @Schema(enumeration = {"cancel", "run"},
+                description = "what the job does if one of after fails, is cancelled or removed: finish cancelled, or run")
+        String afterFailure,
         @Schema(description = "those of after not yet done; [] once the job no longer waits")
         List<JobRefDto> waitingFor,
         @Schema(description = "the most recent attempts across the job's runs, oldest first (at most 20)")
@@ -62,7 +65,8 @@ public record JobDto(
                 job.priority().wireName(), WireTimes.format(job.scheduledAt()), WireTimes.format(job.createdAt()),
                 WireTimes.format(job.updatedAt()), WireTimes.format(job.startedAt()),
                 WireTimes.format(job.finishedAt()), job.repeat(), job.attempt(), job.maxAttempts(), job.lastError(),
-                job.resubmit(), job.worker(), JobRefDto.of(job.after()), JobRefDto.of(job.waitingFor()),
+                job.resubmit(), job.worker(), JobRefDto.of(job.after()), job.afterFailure().wireName(),
+                JobRefDto.of(job.waitingFor()),
                 AttemptDto.of(job.history()));
     }
 }

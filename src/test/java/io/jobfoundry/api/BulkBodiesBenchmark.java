@@ -2,6 +2,7 @@ package io.jobfoundry.api;
 
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.jobfoundry.jobs.model.AfterFailure;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobState;
 import io.jobfoundry.jobs.model.Priority;
@@ -67,8 +68,8 @@ public class BulkBodiesBenchmark {
             request.append(i == 0 ? "" : ",").append("{\"type\":\"bench\",\"data\":").append(item).append('}');
             String stored = item.replace(" ", "").replace("\n", "");
             created.add(new Job("bench", "id-" + i, JobState.PENDING, null, stored, "", Priority.HIGH, committed,
-                    committed, committed, null, null, null, 0, 3, null, false, null, 1, List.of(), List.of(), List.of(),
-                    null));
+                    committed, committed, null, null, null, 0, 3, null, false, null, 1, List.of(), List.of(),
+                    AfterFailure.CANCEL, List.of(), null));
         }
         body = request.append("]}").toString().getBytes(StandardCharsets.UTF_8);
         jobs = created;

@@ -80,7 +80,9 @@ class DependenciesResourceTest {
         String load = Api.type("load");
         Api.put(extract, "a", "{\"maxAttempts\":1}").statusCode(201);
         Api.put(load, "cancelled", "{\"after\":[" + ref(extract, "a") + "]}").statusCode(201);
-        Api.put(load, "runs", "{\"after\":[" + ref(extract, "a") + "],\"afterFailure\":\"run\"}").statusCode(201);
+        Api.put(load, "runs", "{\"after\":[" + ref(extract, "a") + "],\"afterFailure\":\"run\"}").statusCode(201)
+                .body("afterFailure", equalTo("run"));
+        Api.get(load, "cancelled").body("afterFailure", equalTo("cancel"));
         String lease = Api.acceptOne(extract);
         Api.finish(extract, "a", "{\"lease\":\"" + lease + "\",\"outcome\":\"failed\",\"error\":\"boom\"}")
                 .statusCode(200);

@@ -66,11 +66,12 @@ class JobsResourceTest {
         String type = Api.type("members");
         Response created = given().post("/v1/jobs/{type}", type); // no body at all: all defaults
         created.then().statusCode(201).body("data", nullValue()).body("group", equalTo(""))
+                .body("afterFailure", equalTo("cancel"))
                 .body("priority", equalTo("low")).body("maxAttempts", equalTo(25));
         String text = created.asString();
         for (String member : List.of("type", "id", "state", "result", "data", "group", "priority", "scheduledAt",
                 "createdAt", "updatedAt", "startedAt", "finishedAt", "repeat", "attempt", "maxAttempts", "lastError",
-                "resubmit", "worker", "after", "waitingFor", "history")) {
+                "resubmit", "worker", "after", "afterFailure", "waitingFor", "history")) {
             org.hamcrest.MatcherAssert.assertThat(text, containsString("\"" + member + "\":"));
         }
         Instant scheduled = Instant.parse(created.path("scheduledAt"));

@@ -32,6 +32,7 @@ public record Job(
         long revision,
         List<Attempt> history,
         List<JobRef> after,
+        AfterFailure afterFailure,
         List<JobRef> waitingFor,
         JobRef blockedBy) {
 
@@ -45,7 +46,7 @@ public record Job(
                 ? "a job it waited for (of a type this token may not see) did not succeed" : lastError;
         return new Job(type, id, state, result, data, group, priority, scheduledAt, createdAt, updatedAt, startedAt,
                 finishedAt, repeat, attempt, maxAttempts, error, resubmit, worker, revision, history,
-                after.stream().filter(ref -> visible.test(ref.type())).toList(),
+                after.stream().filter(ref -> visible.test(ref.type())).toList(), afterFailure,
                 waitingFor.stream().filter(ref -> visible.test(ref.type())).toList(), blockedBy);
     }
 }

@@ -1,6 +1,7 @@
 package io.jobfoundry.jobs.records;
 
 import com.apple.foundationdb.tuple.Versionstamp;
+import io.jobfoundry.jobs.model.AfterFailure;
 import io.jobfoundry.jobs.model.Attempt;
 import io.jobfoundry.jobs.model.Job;
 import io.jobfoundry.jobs.model.JobResult;
@@ -331,7 +332,8 @@ public final class JobRecord extends RecordFields {
         return new Job(type, id, state, result, data, group, priority, Times.instant(scheduledAt),
                 Times.instant(createdAt), Times.instant(updatedAt), Times.instantOrNull(startedAt),
                 Times.instantOrNull(finishedAt), repeat, attempt, maxAttempts, lastError, resubmit, worker, revision,
-                History.view(history), after, waitingFor, blockedBy);
+                History.view(history), after, runAfterFailure ? AfterFailure.RUN : AfterFailure.CANCEL, waitingFor,
+                blockedBy);
     }
 
     /** The record with its current (complete or absent) activity stamp ({@link RecordFormat}). */

@@ -26,13 +26,15 @@ import java.util.List;
  * @param resubmit whether the job runs again when its processor finishes
  * @param worker the label of the processor of the current run, or {@code null}
  * @param after the jobs this one waits for, as given when it was added (empty if none)
+ * @param afterFailure what the job does if one of {@code after} does not succeed ({@code CANCEL} from a service
+ *     that does not say)
  * @param waitingFor those of {@code after} not yet done: while it is not empty the pending job is not due
  * @param json the job object exactly as received, including members this version does not model
  */
 public record Job(String type, String id, JobState state, JobResult result, JsonNode data, String group,
         Priority priority, Instant scheduledAt, Instant createdAt, Instant updatedAt, Instant startedAt,
         Instant finishedAt, String repeat, int attempt, int maxAttempts, String lastError, boolean resubmit,
-        String worker, List<JobRef> after, List<JobRef> waitingFor, JsonNode json) {
+        String worker, List<JobRef> after, AfterFailure afterFailure, List<JobRef> waitingFor, JsonNode json) {
 
     /** @return a reference to this job, e.g. for another job's {@link JobSpec#after(JobRef...)} */
     public JobRef ref() {

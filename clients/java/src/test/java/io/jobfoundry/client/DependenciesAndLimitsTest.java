@@ -19,7 +19,8 @@ class DependenciesAndLimitsTest {
     private static String jobWaiting(String type, String id) {
         String job = StubService.job(type, id, "pending");
         return job.substring(0, job.length() - 1) + ",\"after\":[{\"type\":\"extract\",\"id\":\"orders\"},"
-                + "{\"type\":\"extract\",\"id\":\"customers\"}],\"waitingFor\":[{\"type\":\"extract\",\"id\":\"customers\"}],"
+                + "{\"type\":\"extract\",\"id\":\"customers\"}],\"afterFailure\":\"run\","
+                + "\"waitingFor\":[{\"type\":\"extract\",\"id\":\"customers\"}],"
                 + "\"someday\":{\"new\":true}}";
     }
 
@@ -57,6 +58,7 @@ class DependenciesAndLimitsTest {
 
             assertEquals(List.of(JobRef.of("extract", "orders"), JobRef.of("extract", "customers")), created.after());
             assertEquals(List.of(JobRef.of("extract", "customers")), created.waitingFor());
+            assertEquals(AfterFailure.RUN, created.afterFailure());
             assertEquals(JobRef.of("load", "x"), created.ref());
             assertTrue(created.json().get("someday").get("new").asBoolean(), "unknown members are kept in json()");
         }
@@ -67,6 +69,7 @@ class DependenciesAndLimitsTest {
         try (StubService stub = new StubService(r -> StubService.Reply.json(200, StubService.job("t", "a", "pending")))) {
             Job job = JobfoundryClient.create(stub.url()).get("t", "a").orElseThrow();
             assertEquals(List.of(), job.after());
+            assertEquals(AfterFailure.CANCEL, job.afterFailure());
             assertEquals(List.of(), job.waitingFor());
         }
     }
