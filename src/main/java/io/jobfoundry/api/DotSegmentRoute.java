@@ -51,8 +51,8 @@ class DotSegmentRoute {
                 : "is '.' or '..', which URLs remove";
         Map<String, Object> problem = Problems.document(ProblemType.INVALID_REQUEST,
                 (field == null ? "the path segment " : "the " + field + " ") + Problems.printable(segments[index])
-                        + " " + what + " before the request is routed; " + (field == null ? "no path segment" : "no " + field)
-                        + " can be empty, '.' or '..'");
+                        + " " + what + " before the request is routed; "
+                        + (field == null ? "no path segment" : "no " + field) + " can be empty, '.' or '..'");
         if (field != null) {
             problem.put("field", field);
         }

@@ -51,7 +51,7 @@ public record JobDto(
         @Schema(description = "the jobs this one waits for: it is not due until each has finished succeeded")
         List<JobRefDto> after,
         @Schema(enumeration = {"cancel", "run"},
-                description = "what the job does if one of after fails, is cancelled or removed: finish cancelled, or run")
+                description = "if one of after fails, is cancelled or removed: finish cancelled, or run anyway")
         String afterFailure,
         @Schema(description = "those of after not yet done; [] once the job no longer waits")
         List<JobRefDto> waitingFor,

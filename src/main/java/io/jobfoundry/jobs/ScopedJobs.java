@@ -158,7 +158,8 @@ public final class ScopedJobs {
     public Job cancel(String type, String id) {
         scope.check(type);
         Job job = engine.cancel(type, id);
-        Audit.log(caller, "cancel", type, Texts.visible(id), caller + " cancelled job " + type + "/" + Texts.visible(id));
+        Audit.log(caller, "cancel", type, Texts.visible(id),
+                caller + " cancelled job " + type + "/" + Texts.visible(id));
         return shown(job);
     }
 

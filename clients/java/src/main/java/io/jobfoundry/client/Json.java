@@ -87,7 +87,8 @@ final class Json {
                 time(n, "scheduledAt"), time(n, "createdAt"), time(n, "updatedAt"), time(n, "startedAt"),
                 time(n, "finishedAt"), text(n, "repeat"), n.path("attempt").asInt(), n.path("maxAttempts").asInt(),
                 text(n, "lastError"), n.path("resubmit").asBoolean(), text(n, "worker"), refs(n, "after"),
-                "run".equals(text(n, "afterFailure")) ? AfterFailure.RUN : AfterFailure.CANCEL, refs(n, "waitingFor"), n);
+                "run".equals(text(n, "afterFailure")) ? AfterFailure.RUN : AfterFailure.CANCEL, refs(n, "waitingFor"),
+                n);
     }
 
     // A service older than dependencies sends neither member: no dependencies.

@@ -32,9 +32,11 @@ class AcceptRefusalTest {
                 if (!tokenConfigured.get()) {
                     yield StubService.Reply.problem(401, UNAUTHORIZED);
                 }
-                yield served.getAndSet(true) ? WorkerStubTest.idle() : StubService.Reply.json(200, WorkerStubTest.leased("a"));
+                yield served.getAndSet(true) ? WorkerStubTest.idle()
+                        : StubService.Reply.json(200, WorkerStubTest.leased("a"));
             }
-            case "/v1/finish", "/v1/heartbeat" -> StubService.Reply.json(200, WorkerStubTest.results(r.body(), Set.of()));
+            case "/v1/finish", "/v1/heartbeat" ->
+                    StubService.Reply.json(200, WorkerStubTest.results(r.body(), Set.of()));
             default -> StubService.Reply.json(200, StubService.job("t", "a", "finished"));
         }); WorkerStubTest.Logs logs = new WorkerStubTest.Logs()) {
             Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> {
@@ -45,8 +47,10 @@ class AcceptRefusalTest {
 
             assertEquals(1, logs.records.stream().filter(r -> r.getLevel() == Level.SEVERE).count(), logs.all());
             assertTrue(logs.records.stream().anyMatch(r -> r.getLevel() == Level.SEVERE
-                    && logs.text(r).contains("a valid token is required") && logs.text(r).contains("every 0.2 s")), logs.all());
-            assertTrue(logs.records.stream().noneMatch(r -> r.getLevel() == Level.WARNING), "no warning per try: " + logs.all());
+                    && logs.text(r).contains("a valid token is required") && logs.text(r).contains("every 0.2 s")),
+                    logs.all());
+            assertTrue(logs.records.stream().noneMatch(r -> r.getLevel() == Level.WARNING),
+                    "no warning per try: " + logs.all());
 
             tokenConfigured.set(true);
             assertTrue(handled.await(10, TimeUnit.SECONDS), "accepts work again once the service takes the token");
@@ -61,7 +65,8 @@ class AcceptRefusalTest {
         AtomicInteger accepts = new AtomicInteger();
         try (StubService stub = new StubService(r -> {
             accepts.incrementAndGet();
-            return StubService.Reply.problem(403, "{\"type\":\"tag:jobfoundry.io,2026:problem/forbidden\",\"status\":403}");
+            return StubService.Reply.problem(403,
+                    "{\"type\":\"tag:jobfoundry.io,2026:problem/forbidden\",\"status\":403}");
         })) {
             Worker worker = Worker.builder(JobfoundryClient.create(stub.url()), ctx -> null, "t").build().start();
             awaitTrue(() -> accepts.get() == 1, Duration.ofSeconds(10));
