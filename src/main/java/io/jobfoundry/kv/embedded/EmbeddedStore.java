@@ -302,7 +302,10 @@ public final class EmbeddedStore implements KvStore {
      */
     @Override
     public Optional<String> failedForGood() {
-        committer.checkFiles();
+        if (!closed) {
+            // A clean close folds the log in and removes it: gone then is as it should be.
+            committer.checkFiles();
+        }
         StoreException why = committer.whyBroken();
         return why == null ? Optional.empty() : Optional.of(why.getMessage());
     }
