@@ -95,6 +95,24 @@ test('jobs filtered by type, state, result and group, a page at a time, and open
   await ui.close();
 });
 
+test('a listing says when it was read, and Refresh reads it again in place', async () => {
+  const type = uniqueType('refresh');
+  await ok('PUT', `/v1/jobs/${type}/a`, {});
+  const ui = await openPage(browser);
+  await ui.goto(`#/jobs?type=${type}`);
+  await rows(ui.page).first().waitFor();
+  assert.match(await ui.page.locator('#list-read').textContent(), /Read \d\d:\d\d:\d\d UTC/);
+  await ok('PUT', `/v1/jobs/${type}/b`, {});
+  assert.equal(await rows(ui.page).count(), 1, 'a listing is not polled');
+
+  await ui.page.locator('#refresh').focus();
+  await ui.page.keyboard.press('Enter');
+  await ui.page.locator('#job-list tr[data-job="b"]').waitFor();
+  assert.equal(await ui.page.evaluate(() => document.activeElement?.id), 'refresh', 'the keyboard stays on Refresh');
+  ui.check();
+  await ui.close();
+});
+
 test('a type glob lists jobs across types', async (t) => {
   const prefix = uniqueType('glob');
   if (!(await served('GET', `/v1/jobs?type=${prefix}*`))) {

@@ -41,11 +41,13 @@ test('the overview shows the counts of the API and follows them as jobs are crea
   await runOne(type, 'succeeded');
   await cell(ui.page, type, 'succeeded').filter({ hasText: /^1$/ }).waitFor();
   await cell(ui.page, type, 'pending').filter({ hasText: /^3$/ }).waitFor();
-  // The finish was seen between two polls: the type's throughput is no longer zero or unknown.
+  // The finish was seen between two polls: the type's last minute counts it, once, however few
+  // seconds the page has watched (not scaled up to a minute from them).
   await ui.page.waitForFunction((t) => {
     const rate = document.querySelector(`#types tr[data-type="${t}"] td[data-rate]`)?.textContent;
     return rate !== undefined && rate !== '—' && Number(rate) > 0;
   }, type, { timeout: TIMEOUT });
+  assert.equal(await ui.page.locator(`#types tr[data-type="${type}"] td[data-rate]`).textContent(), '1');
   assert.ok(await ui.page.locator(`#types tr[data-type="${type}"] svg rect.bar`).count() > 0, 'the last hour has a bar');
 
   // Counts lead to the listing they count.

@@ -128,7 +128,7 @@ test('signing out and in again starts the throughput afresh, and nothing is poll
   // and the chart has no bar above the axis.
   await ui.page.locator(`#types tr[data-type="${type}"]`).waitFor();
   await ui.page.waitForFunction(() => document.querySelector('[data-total-rate]')?.textContent !== '—');
-  assert.equal(await rate(), '0.0');
+  assert.equal(await rate(), '0');
   const heights = await ui.page.locator('.summary svg rect.bar').evaluateAll((bars) => bars.map((bar) => bar.getAttribute('height')));
   assert.ok(heights.every((height) => Number(height) === 0), `bars: ${heights}`);
   ui.check();

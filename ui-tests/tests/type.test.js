@@ -30,6 +30,33 @@ test('a type page shows its settings, counts and failed jobs with their last err
   await ui.close();
 });
 
+test('a type page keeps its counts current without a reload, and Refresh reads the failures again', async () => {
+  const type = uniqueType('live-type');
+  await ok('PUT', `/v1/types/${type}`, { maxAttempts: 1 });
+  await ok('POST', `/v1/jobs/${type}`, {});
+
+  const ui = await openPage(browser);
+  await ui.goto(`#/type/${type}`);
+  await ui.page.locator('#failures').waitFor();
+  assert.equal(await ui.page.locator('dl.counts [data-count="pending"] dd').textContent(), '1');
+  assert.match(await ui.page.locator('#counts-read').textContent(), /Counts read \d\d:\d\d:\d\d UTC/);
+
+  // Changed through the API, by someone else: the counts follow on their own.
+  await ok('POST', `/v1/jobs/${type}`, {});
+  await ok('POST', `/v1/jobs/${type}`, {});
+  await runOne(type, 'failed', 'timed out talking to the mail relay');
+  await ui.page.locator('dl.counts [data-count="pending"] dd').filter({ hasText: /^2$/ }).waitFor();
+  await ui.page.locator('dl.counts [data-count="failed"] dd').filter({ hasText: /^1$/ }).waitFor();
+  assert.equal(await ui.page.locator('#failures').getByText('No failed jobs.').count(), 1, 'the failures as the page was opened');
+
+  await ui.page.locator('#refresh').focus();
+  await ui.page.keyboard.press('Enter');
+  await ui.page.locator('#failures').getByText('timed out talking to the mail relay').waitFor();
+  assert.equal(await ui.page.evaluate(() => document.activeElement?.id), 'refresh', 'the keyboard stays on Refresh');
+  ui.check();
+  await ui.close();
+});
+
 test('a type page shows its latest failures first, wherever they are in id order', async () => {
   const type = uniqueType('failed-late');
   await ok('PUT', `/v1/types/${type}`, { maxAttempts: 1 });

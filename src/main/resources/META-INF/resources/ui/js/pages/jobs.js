@@ -104,15 +104,28 @@ export async function render(main, { query, signal }) {
     replace(results, h('p', { class: 'muted' }, 'Latest finished first lists the finished jobs of one type: name it exactly, without a glob.'));
     return;
   }
+  await list(results, query, signal);
+}
+
+/**
+ * The page of the listing the query names, with when it was read and a button that reads it again
+ * (a listing is not polled: rows moving under the reader's eyes would lose their place).
+ */
+async function list(results, query, signal, focusRefresh = false) {
   try {
     const page = await fetchPage(query, signal);
     const filters = Object.fromEntries(FILTERS.filter((n) => query.has(n)).map((n) => [n, query.get(n)]));
+    const again = h('button', { type: 'button', id: 'refresh' }, 'Refresh');
+    again.addEventListener('click', () => list(results, query, signal, true));
     replace(results,
+      h('p', { class: 'muted small', id: 'list-read' },
+        `Read ${new Date().toISOString().slice(11, 19)} UTC. `, again),
       page.jobs.length === 0 ? h('p', { class: 'muted' }, page.next ? 'No matching job in this stretch of the listing; the next page may hold some.' : 'No matching job.')
         : table(['Type', 'Id', 'State', 'Group', 'Priority', 'Scheduled', 'Attempt', 'Last error'], page.jobs.map(jobRow), { id: 'job-list' }),
       h('nav', { class: 'paging', 'aria-label': 'Pages' },
         query.has('cursor') ? h('a', { href: route('/jobs', filters) }, 'First page') : null,
         page.next ? h('a', { href: route('/jobs', { ...filters, cursor: page.next }), rel: 'next' }, 'Next page') : null));
+    if (focusRefresh) again.focus();
   } catch (error) {
     if (!signal.aborted) replace(results, problem(error));
   }

@@ -24,7 +24,7 @@ function typeRow(type) {
     h('th', { scope: 'row' }, h('a', { href: `#/type/${segment(name)}` }, name)),
     h('td', null, type.paused ? h('span', { class: 'badge paused' }, 'paused') : h('span', { class: 'badge' }, 'active')),
     cells,
-    h('td', { class: 'num', 'data-rate': '' }, rate === null ? '—' : rate.toFixed(1)),
+    h('td', { class: 'num', 'data-rate': '' }, rate === null ? '—' : String(rate)),
     h('td', { title: type.oldestDueAt ?? '', 'data-oldest': type.oldestDueAt ?? '' },
       'oldestDueAt' in type ? format.relative(type.oldestDueAt) : 'n/a'),
     h('td', null, bars(sampler.lastHour(name), { width: 120, height: 24, label: `${name}: jobs finished per minute, last hour` })));
@@ -52,8 +52,8 @@ function draw(container) {
   replace(container,
     failure ? problem(failure) : null,
     h('section', { class: 'summary' },
-      h('div', null, h('div', { class: 'big', 'data-total-rate': '' }, rate === null ? '—' : rate.toFixed(1)),
-        h('div', { class: 'muted' }, 'jobs finished per minute')),
+      h('div', null, h('div', { class: 'big', 'data-total-rate': '' }, rate === null ? '—' : String(rate)),
+        h('div', { class: 'muted' }, 'jobs finished in the last minute')),
       h('figure', null, bars(sampler.lastHour(), { width: 480, height: 60, label: 'All types: jobs finished per minute, last hour' }),
         h('figcaption', { class: 'muted' }, 'Finished per minute over the last hour, since this page was opened'))),
     types.length === 0

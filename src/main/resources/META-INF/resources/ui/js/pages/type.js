@@ -5,6 +5,7 @@ import { actionButton, problem } from '../confirm.js';
 import { h, replace, route, segment, table } from '../dom.js';
 import * as format from '../format.js';
 import * as session from '../session.js';
+import { INTERVAL_MS } from '../sampler.js';
 
 /** Members shown elsewhere on the page; every other member of the type object is a setting. */
 const NOT_SETTINGS = new Set(['type', 'counts', 'paused', 'oldestDueAt']);
@@ -146,6 +147,42 @@ async function failures(name, signal) {
  * new state; they pass the same element on, so that the report they write in it stays on screen.
  * A deletion leaves only that report.
  */
+/** How often the counts are read again while the page is on screen: as often as the overview's. */
+const COUNTS_EVERY_MS = INTERVAL_MS;
+
+function readAt(at) {
+  return h('p', { class: 'muted small', id: 'counts-read' },
+    `Counts read ${new Date(at).toISOString().slice(11, 19)} UTC, every ${COUNTS_EVERY_MS / 1000} s; `,
+    'groups and failures as the page was opened.');
+}
+
+/**
+ * The counts, the limit note and when they were read, read again every few seconds until the page
+ * leaves the screen (signal). A read that fails leaves the last counts up, under the problem; a
+ * type paused or resumed meanwhile (by someone else) redraws the page, so that its button agrees.
+ */
+function liveCounts(type, signal, redraw) {
+  const box = h('div', { id: 'live-counts' }, counts(type), limitNote(type), readAt(Date.now()));
+  let shown = type;
+  const timer = setInterval(async () => {
+    try {
+      const now = await get(typePath(type.type), undefined, signal);
+      if (signal.aborted) return;
+      if (Boolean(now.paused) !== Boolean(shown.paused)) {
+        clearInterval(timer);
+        redraw();
+        return;
+      }
+      shown = now;
+      replace(box, counts(now), limitNote(now), readAt(Date.now()));
+    } catch (error) {
+      if (!signal.aborted) replace(box, counts(shown), limitNote(shown), problem(error));
+    }
+  }, COUNTS_EVERY_MS);
+  signal.addEventListener('abort', () => clearInterval(timer));
+  return box;
+}
+
 export async function render(main, { params: [name], signal, outcome = h('div', { class: 'outcome' }) }) {
   const type = await get(typePath(name), undefined, signal);
   const refresh = async () => {
@@ -160,6 +197,14 @@ export async function render(main, { params: [name], signal, outcome = h('div', 
   // After a deletion only the report stays, with the way back.
   const gone = () => replace(main, h('h1', null, 'Type ', h('code', null, name)), outcome,
     h('p', null, h('a', { href: '#/' }, 'Overview')));
-  replace(main, header(type, refresh, gone, outcome), counts(type), limitNote(type), settings(type),
-    groups(name, type.concurrency?.perGroup ?? null, signal), await failures(name, signal));
+  // Each redraw is of a page of its own: the counts of the one before stop with it.
+  const page = new AbortController();
+  signal.addEventListener('abort', () => page.abort());
+  const redraw = () => { page.abort(); return refresh(); };
+  const again = h('button', { type: 'button', id: 'refresh' }, 'Refresh');
+  // The page is drawn anew: the keyboard goes back to the button it pressed, not to the top.
+  again.addEventListener('click', () => redraw().then(() => main.querySelector('#refresh')?.focus()));
+  replace(main, header(type, redraw, gone, outcome), liveCounts(type, page.signal, redraw), settings(type),
+    groups(name, type.concurrency?.perGroup ?? null, signal), await failures(name, signal),
+    h('p', null, again, ' ', h('span', { class: 'muted small' }, 'reads the groups and the failures again')));
 }
