@@ -291,6 +291,34 @@ public interface RetryAndRepeatContract extends EngineFixture {
                 "asia", JobChanges.NONE.withRepeat("CRON 0 2 * * *")))).join().get(0).job().scheduledAt());
     }
 
+    /**
+     * A changed cron expression moves the pending run to its own first slot, as a changed crontab
+     * line does; a time given with it, a retry's time, and a Bedrock repeat's run keep theirs.
+     */
+    @Test
+    default void aPendingRunMovesToTheFirstSlotOfItsChangedCron() {
+        Instant twoAm = Instant.parse("2026-11-22T02:00:00Z");
+        engine().put("nightly", "eu", JobChanges.NONE.withRepeat("CRON 0 2 * * *"));
+        clock().advance(Duration.ofHours(1)); // 11:00
+        Job moved = engine().patch("nightly", "eu", JobChanges.NONE.withRepeat("CRON 30 4 * * *"));
+        assertEquals(Instant.parse("2026-11-22T04:30:00Z"), moved.scheduledAt());
+        assertEquals(moved, engine().patch("nightly", "eu", JobChanges.NONE.withRepeat("cron 30 4 * * *")),
+                "the same expression again moves nothing");
+        assertEquals(Instant.parse("2026-11-21T12:00:00Z"), engine().put("nightly", "eu",
+                JobChanges.NONE.withRepeat("CRON 0 * * * *")).job().scheduledAt(), "a PUT moves it too");
+        assertEquals(twoAm, engine().patch("nightly", "eu", JobChanges.NONE.withRepeat("CRON 0 3 * * *")
+                .withScheduledAt(twoAm)).scheduledAt(), "a time given is the run's");
+        assertEquals(twoAm, engine().patch("nightly", "eu", JobChanges.NONE.withRepeat("DAILY")).scheduledAt(),
+                "a Bedrock repeat counts from the run's own times");
+
+        // A run being retried keeps its retry's time.
+        engine().put("sync", "a", JobChanges.NONE.withRepeat("CRON 0 * * * *").withScheduledAt(clock().instant()));
+        Job retrying = finish(acceptOne("sync"), false);
+        assertEquals(JobState.PENDING, retrying.state());
+        assertEquals(retrying.scheduledAt(), engine().patch("sync", "a", JobChanges.NONE.withRepeat("CRON 30 * * * *"))
+                .scheduledAt());
+    }
+
     /** The zone is part of the stored repeat: each run's successor is read on that zone's clock. */
     @Test
     default void aZonedCronJobRunsOnItsZonesClock() {

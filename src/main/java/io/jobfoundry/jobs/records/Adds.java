@@ -58,7 +58,7 @@ public final class Adds {
         switch (r.state) {
             case PENDING -> {
                 byte[] before = r.encode();
-                apply(r, valid);
+                apply(r, valid, now);
                 // A PUT with after replaces the dependencies (those already done are not waited for again).
                 boolean blocked = valid.after().given() && Dependencies.wire(tx, r, valid.after().value(), false);
                 if (!blocked && Arrays.equals(before, r.encode()) && (r.due || r.scheduledAt > now || r.parked())) {
@@ -92,7 +92,7 @@ public final class Adds {
             }
             case FINISHED -> {
                 r.unfinish(tx);
-                apply(r, valid);
+                apply(r, valid, now);
                 Runs.restart(r, valid.scheduledAt().orElse(now));
                 // A fresh run: it waits for the after it carries, none if it carries none.
                 Dependencies.forget(tx, r);
@@ -129,10 +129,20 @@ public final class Adds {
         return r;
     }
 
-    /** Every change to a pending job, index fields included: the caller moves it between indexes. */
-    static void apply(JobRecord r, ValidChanges v) {
+    /**
+     * Every change to a pending job, index fields included: the caller moves it between indexes. A
+     * pending run whose repeat becomes another cron expression, with no time given, moves to that
+     * expression's first slot after {@code now}, as a changed crontab line does: its old time was on
+     * the old grid. A retry keeps its time (its run is under way), and so does a run whose repeat
+     * becomes a Bedrock one, which counts from the run's own times.
+     */
+    static void apply(JobRecord r, ValidChanges v, long now) {
         r.data = v.data().orElse(r.data);
-        v.scheduledAt().ifPresent(at -> Runs.rescheduleRun(r, at));
+        if (v.scheduledAt().isPresent()) {
+            Runs.rescheduleRun(r, v.scheduledAt().get());
+        } else if (v.cron() != null && !r.retry && !v.repeat().value().equals(r.repeat)) {
+            Runs.rescheduleRun(r, v.firstRun(now));
+        }
         r.group = v.group().orElse(r.group);
         applyToRunning(r, v);
     }

@@ -30,11 +30,11 @@ public final class Edits {
         byte[] before = r.encode();
         if (r.state == JobState.PENDING) {
             JobRecord changed = JobRecord.decode(type, id, before);
-            Adds.apply(changed, valid);
+            Adds.apply(changed, valid, now);
             if (Arrays.equals(before, changed.encode())) {
                 return r.view();
             }
-            r.reposition(tx, now, true, () -> Adds.apply(r, valid));
+            r.reposition(tx, now, true, () -> Adds.apply(r, valid, now));
         } else {
             Adds.applyToRunning(r, valid);
             if (Arrays.equals(before, r.encode())) {
