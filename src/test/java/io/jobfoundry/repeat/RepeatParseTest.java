@@ -121,6 +121,8 @@ class RepeatParseTest {
             CRON TZ= 0 9 * * *            | unknown time zone (a tz database name such as Europe/Berlin) | TZ=
             CRON TZ=Europe/Berlin         | a cron expression has exactly 5 fields               | CRON TZ=Europe/Berlin
             CRON 0 9 * * * TZ=Europe/Berlin | a cron expression has exactly 5 fields             | CRON 0 9 * * * TZ=Europe/Berlin
+            CRON 0 0 * * ,1               | invalid cron day-of-week field (0-7 or SUN-SAT): a list has an empty item | ,1
+            CRON 0 1,,2 * * *             | invalid cron hour field (0-23): a list has an empty item | 1,,2
             CRON_TZ=Europe/Berlin 0 9 * * * | a cron repeat starts with CRON, its time zone after it: CRON CRON_TZ=Europe/Berlin 0 9 * * * | CRON_TZ=Europe/Berlin
             """)
     void refuses(String text, String message, String offendingPart) {
