@@ -39,6 +39,7 @@ test('a type\'s finished jobs, the latest finished first, a page at a time', asy
   await form.getByRole('button', { name: 'Filter' }).click();
   await rows(ui.page).first().waitFor();
   assert.deepEqual(await rows(ui.page).evaluateAll((trs) => trs.map((tr) => tr.dataset.job)), ['c', 'b', 'a']);
+  assert.match(await ui.page.locator('#job-list thead').textContent(), /Finished/, 'listed by finish time, it shows that time');
 
   // Across types (a glob) there is no such order: said, not asked of the service.
   await form.locator('[name=type]').fill(`${type.slice(0, -1)}*`);

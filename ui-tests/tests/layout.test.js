@@ -45,6 +45,7 @@ test('actions are reachable and usable with the keyboard alone', async () => {
     focused = await ui.page.evaluate(() => document.activeElement?.textContent ?? '');
   }
   assert.equal(focused, 'Cancel', 'Tab reaches the Cancel button');
+  assert.equal(await ui.page.title(), `Job ${job.id} · Jobfoundry`, 'the tab names the page');
   await ui.page.keyboard.press('Enter');
   await ui.page.locator('dialog#confirm').waitFor({ state: 'visible' });
   await ui.page.keyboard.press('Escape'); // Escape declines
@@ -56,6 +57,9 @@ test('actions are reachable and usable with the keyboard alone', async () => {
   await ui.page.locator('#confirm-ok').focus();
   await ui.page.keyboard.press('Enter');
   await ui.page.locator('#fields [data-field="result"] dd').filter({ hasText: /^cancelled$/ }).waitFor();
+  // Cancel is gone with the job's state: the keyboard goes on from the buttons that took its place.
+  await ui.page.waitForFunction(() => document.activeElement?.closest('#actions') !== null);
+  assert.equal(await ui.page.evaluate(() => document.activeElement?.textContent), 'Retry');
   ui.check();
   await ui.close();
 });

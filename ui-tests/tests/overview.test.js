@@ -53,7 +53,7 @@ test('the overview shows the counts of the API and follows them as jobs are crea
   // Counts lead to the listing they count.
   await cell(ui.page, type, 'failed').getByRole('link').click();
   await ui.page.locator('#job-list tbody tr').first().waitFor();
-  assert.match(ui.page.url(), /#\/jobs\?.*result=failed/);
+  assert.match(ui.page.url(), /#\/jobs\?.*result=failed.*order=recent/);
   assert.equal(await ui.page.locator('#job-list tbody tr').count(), 1);
   ui.check();
   await ui.close();

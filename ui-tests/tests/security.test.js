@@ -109,6 +109,7 @@ test('a viewer token sees jobs and types but no action button', async (t) => {
   await ui.goto(`#/type/${type}`);
   await ui.page.locator('#failures').waitFor();
   assert.equal(await ui.page.getByRole('button', { name: /Pause|Resume/ }).count(), 0);
+  assert.equal(await ui.page.locator('header nav a[href="#/bulk"]').isVisible(), false, 'no menu offers bulk actions');
   await ui.goto('#/bulk');
   await ui.page.locator('#bulk-not-allowed').waitFor();
   ui.check();

@@ -83,6 +83,13 @@ async function show() {
     if (signal.aborted) return;
     replace(main, h('h1', null, 'Could not load this page'), problem(error));
   }
+  if (signal.aborted) return;
+  // Each page its own title (tabs and history tell them apart), and the keyboard and screen
+  // readers start at the new page rather than wherever the link that led here was, unless the
+  // page put the focus somewhere itself (the sign-in field).
+  const heading = main.querySelector('h1')?.textContent.trim();
+  document.title = heading ? `${heading} · Jobfoundry` : 'Jobfoundry';
+  if (!main.contains(document.activeElement)) main.focus({ preventScroll: true });
 }
 
 /** The service could not say who we are: says why, and asks again by itself, less often each time. */
@@ -103,6 +110,8 @@ function notFound(why) {
 function renderWho() {
   const who = document.getElementById('who');
   const me = session.me();
+  // The page itself says why to a token that may not (a link typed in), but no menu offers it.
+  document.querySelector('a[href="#/bulk"]').hidden = Boolean(me) && !session.can('bulk');
   const parts = [];
   if (me) parts.push(h('span', { class: 'muted', 'data-who': me.name }, `${me.name} · ${me.roles.join(', ')}`));
   if (session.signedInWithToken()) {

@@ -24,16 +24,20 @@ export function confirm({ title, message, confirmLabel }) {
 export function actionButton(label, { confirmation, perform, done, outcome, danger = false, ready = () => true }) {
   const button = h('button', { type: 'button', class: danger ? 'danger' : null }, label);
   button.addEventListener('click', async () => {
+    if (button.getAttribute('aria-disabled') === 'true') return;
     if (!ready() || !(await confirm(confirmation))) return;
-    button.disabled = true;
+    // Not disabled: a disabled button drops the keyboard focus to the page's top, where a keyboard
+    // user would start again; aria-disabled says the same to a screen reader and keeps it here.
+    button.setAttribute('aria-disabled', 'true');
     replace(outcome);
     try {
       const result = await perform();
-      replace(outcome, h('p', { class: 'ok', role: 'status' }, done(result)));
+      // Focusable, so that a page whose redraw replaced the button can give the keyboard the report.
+      replace(outcome, h('p', { class: 'ok', role: 'status', tabindex: '-1' }, done(result)));
     } catch (error) {
       replace(outcome, problem(error));
     } finally {
-      button.disabled = false;
+      button.removeAttribute('aria-disabled');
     }
   });
   return button;
@@ -43,8 +47,8 @@ export function actionButton(label, { confirmation, perform, done, outcome, dang
 export function problem(error) {
   if (error instanceof ApiError) {
     const title = error.problem?.title ?? 'Refused';
-    return h('p', { class: 'problem', role: 'alert' },
+    return h('p', { class: 'problem', role: 'alert', tabindex: '-1' },
       h('strong', null, `${error.status} ${title}: `), error.message);
   }
-  return h('p', { class: 'problem', role: 'alert' }, `The service could not be reached: ${error.message}`);
+  return h('p', { class: 'problem', role: 'alert', tabindex: '-1' }, `The service could not be reached: ${error.message}`);
 }

@@ -32,6 +32,8 @@ function fieldValue(job, name, value) {
   if (value === null) return h('span', { class: 'muted' }, 'null');
   if (DEPENDENCIES.has(name) && Array.isArray(value)) return dependencies(job, value);
   if (TIMES.has(name)) return [h('code', null, value), ' ', h('span', { class: 'muted' }, format.relative(value))];
+  // A stack trace keeps its lines, as in the history and the lists.
+  if (name === 'lastError') return h('span', { class: 'error-text' }, String(value));
   if (typeof value === 'object') return h('code', null, JSON.stringify(value));
   return h('code', null, String(value));
 }
@@ -119,7 +121,11 @@ export async function render(main, { params: [type, id], signal }) {
     // not redrawn on every heartbeat, so that focus stays where the keyboard left it.
     if (job.state !== lastState) {
       lastState = job.state;
+      const hadFocus = buttons.contains(document.activeElement);
       replace(buttons, actions(job, outcome));
+      // The keyboard was on a button the change took away (Cancel, once the job is cancelled): it
+      // goes on from the first of the new ones, not from the top of the page.
+      if (hadFocus) (buttons.querySelector('button') ?? outcome.querySelector('p'))?.focus();
     }
   };
 
@@ -131,8 +137,13 @@ export async function render(main, { params: [type, id], signal }) {
     signal,
     onState: draw,
     onRemoved: () => {
+      const hadFocus = buttons.contains(document.activeElement);
       replace(buttons);
-      replace(body, h('p', { class: 'problem', role: 'alert', id: 'removed' }, 'This job was removed.'));
+      // Said once: a report of this page's own action (the removal, a cancel) is overtaken by it.
+      if (outcome.querySelector('.ok')) replace(outcome);
+      const removed = h('p', { class: 'problem', role: 'alert', id: 'removed', tabindex: '-1' }, 'This job was removed.');
+      replace(body, removed);
+      if (hadFocus) removed.focus();
     },
     onStatus: (status) => {
       live.textContent = { live: 'live', reconnecting: 'reconnecting…', ended: 'not following' }[status];

@@ -80,14 +80,16 @@ function waitingMarker(job) {
     `waits for ${n}`)];
 }
 
-function jobRow(job) {
+/** A listing by finish time shows that time where the others show the scheduled one. */
+function jobRow(job, byFinish) {
+  const at = byFinish ? job.finishedAt : job.scheduledAt;
   return h('tr', { 'data-job': job.id },
     h('td', null, job.type),
     h('td', null, h('a', { href: jobRoute(job.type, job.id) }, job.id)),
     h('td', null, h('span', { class: `badge ${job.result ?? job.state}` }, job.result ?? job.state), waitingMarker(job)),
     h('td', null, job.group === '' ? h('span', { class: 'muted' }, 'default') : job.group),
     h('td', null, job.priority),
-    h('td', { title: job.scheduledAt ?? '' }, format.relative(job.scheduledAt)),
+    h('td', { title: at ?? '' }, format.relative(at)),
     h('td', { class: 'num' }, format.count(job.attempt)),
     h('td', null, h('span', { class: 'error-text' }, job.lastError ?? '')));
 }
@@ -115,13 +117,15 @@ async function list(results, query, signal, focusRefresh = false) {
   try {
     const page = await fetchPage(query, signal);
     const filters = Object.fromEntries(FILTERS.filter((n) => query.has(n)).map((n) => [n, query.get(n)]));
+    const byFinish = query.get('order') === 'recent';
     const again = h('button', { type: 'button', id: 'refresh' }, 'Refresh');
     again.addEventListener('click', () => list(results, query, signal, true));
     replace(results,
       h('p', { class: 'muted small', id: 'list-read' },
         `Read ${new Date().toISOString().slice(11, 19)} UTC. `, again),
       page.jobs.length === 0 ? h('p', { class: 'muted' }, page.next ? 'No matching job in this stretch of the listing; the next page may hold some.' : 'No matching job.')
-        : table(['Type', 'Id', 'State', 'Group', 'Priority', 'Scheduled', 'Attempt', 'Last error'], page.jobs.map(jobRow), { id: 'job-list' }),
+        : table(['Type', 'Id', 'State', 'Group', 'Priority', byFinish ? 'Finished' : 'Scheduled', 'Attempt', 'Last error'],
+          page.jobs.map((job) => jobRow(job, byFinish)), { id: 'job-list' }),
       h('nav', { class: 'paging', 'aria-label': 'Pages' },
         query.has('cursor') ? h('a', { href: route('/jobs', filters) }, 'First page') : null,
         page.next ? h('a', { href: route('/jobs', { ...filters, cursor: page.next }), rel: 'next' }, 'Next page') : null));
