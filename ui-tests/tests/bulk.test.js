@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { confirmAction, launch, ok, openPage, runOne, served, uniqueType } from './harness.js';
+import { launch, ok, openPage, runOne, served, uniqueType } from './harness.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -24,8 +24,13 @@ test('bulk retry runs the failed jobs of a type again', async (t) => {
   await ui.page.getByRole('link', { name: 'Retry failed jobs…' }).click();
   await ui.page.locator('#bulk').waitFor();
   assert.equal(await ui.page.locator('#bulk [name=type]').inputValue(), type);
-  await confirmAction(ui.page, 'Retry failed jobs', 'Retry them');
-  await ui.page.locator('#bulk-outcome .ok').filter({ hasText: 'Matched 2 failed jobs; 2 run again.' }).waitFor();
+  // The confirmation says what will run again, as the form says it now.
+  await ui.page.locator('#bulk [name=limit]').fill('2');
+  await ui.page.getByRole('button', { name: 'Retry failed jobs', exact: true }).click();
+  assert.equal(await ui.page.locator('#confirm-message').textContent(),
+    `Every failed job of type ${type}, in every group, at most 2, runs again as a fresh run.`);
+  await ui.page.locator('#confirm-ok').click();
+  await ui.page.locator('#bulk-outcome .ok').filter({ hasText: 'Matched 2 failed jobs; 2 run again. More may be left' }).waitFor();
   const counts = (await ok('GET', `/v1/types/${type}`)).counts;
   assert.deepEqual([counts.failed, counts.pending, counts.succeeded], [0, 2, 1]);
   ui.check();

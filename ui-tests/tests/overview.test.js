@@ -58,3 +58,26 @@ test('the overview shows the counts of the API and follows them as jobs are crea
   ui.check();
   await ui.close();
 });
+
+test('while the service cannot be read, the overview keeps its last counts, greyed and dated, and claims no throughput', async () => {
+  const type = uniqueType('stale');
+  await ok('POST', `/v1/jobs/${type}`, {});
+  const ui = await openPage(browser);
+  await ui.goto('#/');
+  await ui.page.locator(`#types tr[data-type="${type}"]`).waitFor();
+  await ui.page.waitForFunction(() => document.querySelector('[data-total-rate]')?.textContent !== '—');
+
+  // The counts' poll answered as a service that is away would be (a proxy's 503).
+  await ui.page.route('**/v1/types', (route) => route.fulfill({ status: 503, contentType: 'application/problem+json',
+    body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'upstream away' }) }));
+  await ui.page.locator('#stale').waitFor();
+  assert.match(await ui.page.locator('#stale').textContent(), /the last the service answered/);
+  assert.equal(await ui.page.locator(`#types tr[data-type="${type}"] [data-count="pending"]`).textContent(), '1', 'the last counts stay');
+  assert.equal(await ui.page.locator('table#types.stale').count(), 1);
+  assert.equal(await ui.page.locator('[data-total-rate]').textContent(), '—');
+
+  await ui.page.unroute('**/v1/types');
+  await ui.page.locator('#stale').waitFor({ state: 'detached' });
+  ui.check();
+  await ui.close();
+});

@@ -25,7 +25,8 @@ export function actionButton(label, { confirmation, perform, done, outcome, dang
   const button = h('button', { type: 'button', class: danger ? 'danger' : null }, label);
   button.addEventListener('click', async () => {
     if (button.getAttribute('aria-disabled') === 'true') return;
-    if (!ready() || !(await confirm(confirmation))) return;
+    // A confirmation may be made at the click, from what a form says then.
+    if (!ready() || !(await confirm(typeof confirmation === 'function' ? confirmation() : confirmation))) return;
     // Not disabled: a disabled button drops the keyboard focus to the page's top, where a keyboard
     // user would start again; aria-disabled says the same to a screen reader and keeps it here.
     button.setAttribute('aria-disabled', 'true');

@@ -15,10 +15,18 @@ export async function render(main, { query }) {
     if (groupInput.value !== '') value.group = groupInput.value;
     return value;
   };
+  // The confirmation repeats what will be retried, as the form says it now.
+  const what = () => {
+    const { type, group } = filter();
+    return `Every failed job of ${/[*?]/.test(type) ? 'the types matching' : 'type'} ${type}`
+      + `${group === undefined ? ', in every group' : group === '' ? ', in the default group' : `, in group ${group}`}`
+      + `, at most ${Number(limitInput.value)}, runs again as a fresh run.`;
+  };
   const button = actionButton('Retry failed jobs', {
-    confirmation: { title: 'Retry failed jobs?', message: 'Every failed job matching the filter runs again as a fresh run.', confirmLabel: 'Retry them' },
+    confirmation: () => ({ title: 'Retry failed jobs?', message: what(), confirmLabel: 'Retry them' }),
     perform: () => call('POST', 'v1/bulk', { body: { action: 'retry', filter: filter(), limit: Number(limitInput.value) } }),
-    done: (answer) => `Matched ${answer.json.matched} failed jobs; ${answer.json.changed} run again.`,
+    done: (answer) => `Matched ${answer.json.matched} failed jobs; ${answer.json.changed} run again.`
+      + (answer.json.matched >= Number(limitInput.value) ? ' More may be left: run it again for the next ones.' : ''),
     outcome,
     ready: () => form.reportValidity(), // a type must be named before the confirmation opens
   });

@@ -16,11 +16,11 @@ function filterOf(state) {
   return { state: 'finished', result: state, order: 'recent' };
 }
 
-function typeRow(type) {
+function typeRow(type, stale) {
   const name = type.type;
   const cells = STATES.map((state) => h('td', { class: 'num', 'data-count': state },
     h('a', { href: route('/jobs', { type: name, ...filterOf(state) }) }, format.count(type.counts?.[state]))));
-  const rate = sampler.perMinute(name);
+  const rate = stale ? null : sampler.perMinute(name);
   return h('tr', { 'data-type': name },
     h('th', { scope: 'row' }, h('a', { href: `#/type/${segment(name)}` }, name)),
     h('td', null, type.paused ? h('span', { class: 'badge paused' }, 'paused') : h('span', { class: 'badge' }, 'active')),
@@ -49,17 +49,22 @@ function draw(container) {
     return;
   }
   const types = [...sample.types.values()];
-  const rate = sampler.perMinute();
+  // While the service cannot be read the last counts stay up, greyed and said to be old, and no
+  // throughput is claimed for a minute nobody could see.
+  const rate = failure ? null : sampler.perMinute();
   replace(container,
     failure ? problem(failure) : null,
-    h('section', { class: 'summary' },
+    failure ? h('p', { class: 'note', id: 'stale' },
+      `These are the counts of ${new Date(sample.at).toISOString().slice(11, 19)} UTC, the last the service answered.`) : null,
+    h('section', { class: failure ? 'summary stale' : 'summary' },
       h('div', null, h('div', { class: 'big', 'data-total-rate': '' }, rate === null ? '—' : String(rate)),
         h('div', { class: 'muted' }, 'jobs finished in the last minute')),
       h('figure', null, bars(sampler.lastHour(), { width: 480, height: 60, label: 'All types: jobs finished per minute, last hour' }),
         h('figcaption', { class: 'muted' }, 'Finished per minute over the last hour, since this page was opened'))),
     types.length === 0
       ? h('p', { class: 'muted' }, 'No types yet: a type appears with its first job or its first PUT /v1/types/{type}.')
-      : table(['Type', 'State', ...STATES, 'Per min', 'Oldest due', 'Last hour'], types.map(typeRow), { id: 'types' }),
+      : table(['Type', 'State', ...STATES, 'Per min', 'Oldest due', 'Last hour'], types.map((type) => typeRow(type, failure)),
+        { id: 'types', class: failure ? 'stale' : null }),
     h('p', { class: 'muted small' }, `Updated ${new Date(sample.at).toISOString().slice(11, 19)} UTC, every ${sampler.INTERVAL_MS / 1000} s.`));
 }
 
