@@ -57,6 +57,24 @@ test('a type page keeps its counts current without a reload, and Refresh reads t
   await ui.close();
 });
 
+test('a type page shows the jobs failing while their attempts remain, which its failed count does not', async () => {
+  const type = uniqueType('retrying');
+  await ok('PUT', `/v1/types/${type}`, { maxAttempts: 3, backoff: { base: 600 } });
+  await ok('PUT', `/v1/jobs/${type}/thumb-1`, {});
+  await ok('PUT', `/v1/jobs/${type}/thumb-2`, {});
+  await runOne(type, 'failed', 'OutOfMemoryError: Java heap space');
+
+  const ui = await openPage(browser);
+  await ui.goto(`#/type/${type}`);
+  await ui.page.locator('#retrying').waitFor();
+  assert.equal(await ui.page.locator('dl.counts [data-count="failed"] dd').textContent(), '0');
+  const rows = ui.page.locator('#retrying tbody tr');
+  assert.equal(await rows.count(), 1);
+  assert.match(await rows.first().textContent(), /1 of 3.*OutOfMemoryError: Java heap space/);
+  ui.check();
+  await ui.close();
+});
+
 test('a type page shows its latest failures first, wherever they are in id order', async () => {
   const type = uniqueType('failed-late');
   await ok('PUT', `/v1/types/${type}`, { maxAttempts: 1 });

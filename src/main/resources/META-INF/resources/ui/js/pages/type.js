@@ -121,6 +121,36 @@ function groups(name, perGroup, signal) {
   return section;
 }
 
+/** Pending jobs read to find those being retried: one page of the listing. */
+const RETRYING_READ = 1000;
+
+/**
+ * Jobs whose last attempt failed and that wait for their retry: the type's failed count stays 0
+ * while attempts remain (25 by default, with backoff up to an hour), so a type failing every
+ * attempt would look healthy for hours. The API has no filter for them: they are found among the
+ * first pending jobs, by attempt, and the page says when it did not read them all.
+ */
+async function retrying(name, signal) {
+  const section = h('section', { id: 'retrying' }, h('h2', null, 'Failing, waiting for a retry'));
+  try {
+    const page = await get(`v1/jobs/${segment(name)}`, { state: 'pending', limit: RETRYING_READ }, signal);
+    const jobs = page.jobs.filter((job) => job.attempt > 0)
+      .sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '')).slice(0, FAILURES_SHOWN);
+    section.append(jobs.length === 0 ? h('p', { class: 'muted' }, 'No pending job has a failed attempt.')
+      : table(['Job', 'Failed attempts', 'Next try', 'Last error'], jobs.map((job) => h('tr', { 'data-job': job.id },
+        h('td', null, h('a', { href: `#/job/${segment(job.type)}/${segment(job.id)}` }, job.id)),
+        h('td', { class: 'num' }, `${format.count(job.attempt)} of ${format.count(job.maxAttempts)}`),
+        h('td', { title: job.scheduledAt ?? '' }, format.relative(job.scheduledAt)),
+        h('td', null, h('span', { class: 'error-text' }, job.lastError ?? '—'))))));
+    if (page.next) {
+      section.append(h('p', { class: 'muted small' }, `Found among the first ${format.count(RETRYING_READ)} pending jobs of the type.`));
+    }
+  } catch (error) {
+    if (!signal.aborted) section.append(problem(error));
+  }
+  return section;
+}
+
 /** The type's latest failures: its failed jobs, the latest finished first (order=recent). */
 async function failures(name, signal) {
   const section = h('section', { id: 'failures' }, h('h2', null, 'Latest failed jobs'));
@@ -142,18 +172,13 @@ async function failures(name, signal) {
   return section;
 }
 
-/**
- * outcome: the element an action reports in. Pause and resume redraw the page to show the type's
- * new state; they pass the same element on, so that the report they write in it stays on screen.
- * A deletion leaves only that report.
- */
 /** How often the counts are read again while the page is on screen: as often as the overview's. */
 const COUNTS_EVERY_MS = INTERVAL_MS;
 
 function readAt(at) {
   return h('p', { class: 'muted small', id: 'counts-read' },
     `Counts read ${new Date(at).toISOString().slice(11, 19)} UTC, every ${COUNTS_EVERY_MS / 1000} s; `,
-    'groups and failures as the page was opened.');
+    'groups, retries and failures as the page was opened.');
 }
 
 /**
@@ -183,6 +208,11 @@ function liveCounts(type, signal, redraw) {
   return box;
 }
 
+/**
+ * outcome: the element an action reports in. Pause and resume redraw the page to show the type's
+ * new state; they pass the same element on, so that the report they write in it stays on screen.
+ * A deletion leaves only that report.
+ */
 export async function render(main, { params: [name], signal, outcome = h('div', { class: 'outcome' }) }) {
   const type = await get(typePath(name), undefined, signal);
   const refresh = async () => {
@@ -205,6 +235,7 @@ export async function render(main, { params: [name], signal, outcome = h('div', 
   // The page is drawn anew: the keyboard goes back to the button it pressed, not to the top.
   again.addEventListener('click', () => redraw().then(() => main.querySelector('#refresh')?.focus()));
   replace(main, header(type, redraw, gone, outcome), liveCounts(type, page.signal, redraw), settings(type),
-    groups(name, type.concurrency?.perGroup ?? null, signal), await failures(name, signal),
-    h('p', null, again, ' ', h('span', { class: 'muted small' }, 'reads the groups and the failures again')));
+    groups(name, type.concurrency?.perGroup ?? null, signal), await retrying(name, signal),
+    await failures(name, signal),
+    h('p', null, again, ' ', h('span', { class: 'muted small' }, 'reads the groups, retries and failures again')));
 }
