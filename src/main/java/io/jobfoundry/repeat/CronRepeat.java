@@ -124,7 +124,9 @@ public final class CronRepeat implements Repeat {
                 try {
                     executionTime(String.join(" ", alone));
                 } catch (RuntimeException inField) {
-                    throw new RepeatSyntaxException("invalid cron " + FIELDS.get(field), fields.get(field), EXAMPLES, e);
+                    String fault = CronFieldFaults.of(field, fields.get(field));
+                    throw new RepeatSyntaxException("invalid cron " + FIELDS.get(field)
+                            + (fault == null ? "" : ": " + fault), fields.get(field), EXAMPLES, e);
                 }
             }
             throw new RepeatSyntaxException("invalid cron expression", written, EXAMPLES, e);

@@ -55,6 +55,12 @@ public final class RepeatParser {
                 zone = CronZone.parse(rest.get(0));
                 rest = rest.subList(1, rest.size());
             }
+            for (String word : rest) {
+                if (CronZone.names(word)) {
+                    throw new RepeatSyntaxException("a cron repeat names its time zone once, right after CRON", word,
+                            CronZone.EXAMPLES);
+                }
+            }
             List<String> fields = new ArrayList<>(rest.size());
             for (String field : rest) {
                 fields.add(field.toUpperCase(Locale.ROOT));

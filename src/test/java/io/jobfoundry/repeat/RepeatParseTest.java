@@ -120,7 +120,12 @@ class RepeatParseTest {
             CRON TZ=Mars/Olympus 0 9 * * * | unknown time zone (a tz database name such as Europe/Berlin) | Mars/Olympus
             CRON TZ= 0 9 * * *            | unknown time zone (a tz database name such as Europe/Berlin) | TZ=
             CRON TZ=Europe/Berlin         | a cron expression has exactly 5 fields               | CRON TZ=Europe/Berlin
-            CRON 0 9 * * * TZ=Europe/Berlin | a cron expression has exactly 5 fields             | CRON 0 9 * * * TZ=Europe/Berlin
+            CRON 0 9 * * * TZ=Europe/Berlin | a cron repeat names its time zone once, right after CRON | TZ=Europe/Berlin
+            CRON TZ=UTC TZ=Europe/Berlin 0 9 * * * | a cron repeat names its time zone once, right after CRON | TZ=Europe/Berlin
+            CRON */0 * * * *              | invalid cron minute field (0-59): a step of 0 never moves on: '*/0' | */0
+            CRON 0 5-1 * * *              | invalid cron hour field (0-23): a range runs from low to high: '5-1' | 5-1
+            CRON 0 0 1 FEB-JAN *          | invalid cron month field (1-12 or JAN-DEC): a range runs from low to high: 'FEB-JAN' | FEB-JAN
+            CRON 0 0 * * FRI-MON          | invalid cron day-of-week field (0-7 or SUN-SAT): a range runs from low to high: 'FRI-MON' (the week runs from SUN or 0 to SAT or 7) | FRI-MON
             CRON 0 0 * * ,1               | invalid cron day-of-week field (0-7 or SUN-SAT): a list has an empty item | ,1
             CRON 0 1,,2 * * *             | invalid cron hour field (0-23): a list has an empty item | 1,,2
             CRON_TZ=Europe/Berlin 0 9 * * * | a cron repeat starts with CRON, its time zone after it: CRON CRON_TZ=Europe/Berlin 0 9 * * * | CRON_TZ=Europe/Berlin
