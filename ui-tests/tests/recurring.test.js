@@ -15,6 +15,10 @@ test('recurring jobs with their next runs, and a preview of any expression', asy
   const retrying = uniqueType('retrying');
   await ok('PUT', `/v1/jobs/${retrying}/retried`, { repeat: 'SCHEDULED, +1 DAY' });
   await runOne(retrying, 'failed', 'upstream timed out');
+  // 09:00 in Berlin is 08:00 UTC in winter; its type paused.
+  const zoned = uniqueType('zoned');
+  await ok('PUT', `/v1/jobs/${zoned}/berlin`, { repeat: 'CRON TZ=Europe/Berlin 0 9 * * *', scheduledAt: '2030-01-07T08:00:00Z' });
+  await ok('POST', `/v1/types/${zoned}/pause`);
 
   const ui = await openPage(browser);
   await ui.goto('#/recurring');
@@ -30,6 +34,13 @@ test('recurring jobs with their next runs, and a preview of any expression', asy
   const retried = ui.page.locator('#recurring tr[data-job="retried"] [data-retry]');
   assert.match(await retried.textContent(), /^attempt 2 at /);
   assert.equal(await ui.page.locator('#recurring tr[data-job="retried"] ol.runs').count(), 0);
+  // How the last run went, from the job: the retried run's error.
+  assert.equal(await ui.page.locator('#recurring tr[data-job="retried"] [data-last-error]').textContent(), 'upstream timed out');
+  // A zoned cron's runs also on its zone's clock; its type linked, and said to be paused.
+  const berlin = ui.page.locator('#recurring tr[data-job="berlin"]');
+  assert.equal(await berlin.locator('ol.runs li').first().textContent(), '2030-01-07 08:00:00Z (Mon 09:00 Europe/Berlin)');
+  assert.equal(await berlin.locator(`a[href="#/type/${zoned}"]`).count(), 1);
+  assert.equal(await berlin.locator('[data-paused]').count(), 1);
 
   const form = ui.page.locator('#preview');
   await form.locator('[name=repeat]').fill('scheduled, +15 minutes');
