@@ -10,7 +10,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -93,13 +92,6 @@ public final class CronRepeat implements Repeat {
     static CronRepeat of(List<String> fields, CronZone zone, String written) {
         if (fields.size() != 5) {
             throw new RepeatSyntaxException("a cron expression has exactly 5 fields", written, EXAMPLES);
-        }
-        for (int field = 0; field < 5; field++) {
-            // cron-utils passes over an empty item of a list (",1", "1,,2"), which cronie refuses.
-            if (Arrays.asList(fields.get(field).split(",", -1)).contains("")) {
-                throw new RepeatSyntaxException("invalid cron " + FIELDS.get(field) + ": a list has an empty item",
-                        fields.get(field), EXAMPLES);
-            }
         }
         String expression = String.join(" ", fields);
         List<String> parsed = new ArrayList<>(fields);
