@@ -126,6 +126,9 @@ class TypeScopeTest {
         String late = "-late" + java.util.UUID.randomUUID().toString().substring(0, 6);
         String accept = "{\"types\":[\"*" + late + "\"],\"max\":10,\"wait\":%d}";
         json(confined(), accept.formatted(200)).post("/v1/accept").then().statusCode(204);
+        // The engine's own pattern of two globs is no request's to send.
+        json(confined(), "{\"types\":[\"email*&*" + late + "\"]}").post("/v1/accept").then().statusCode(400)
+                .body("field", org.hamcrest.Matchers.equalTo("types"));
 
         int waitingBefore = waits.waitingAccepts();
         CompletableFuture<ValidatableResponse> waiting = CompletableFuture.supplyAsync(() ->

@@ -86,6 +86,9 @@ public final class TypeScope {
         }
         Set<String> narrowed = new LinkedHashSet<>();
         for (String pattern : requested) {
+            // Names and globs only: covers() and overlap() read & as a character, which in an
+            // allOf pattern it is not, so one reaching here could come out wider than the scope.
+            TypeNames.checkPattern(pattern);
             if (!TypeNames.isGlob(pattern)) {
                 check(pattern);
                 narrowed.add(pattern);

@@ -68,6 +68,12 @@ class TypeScopeNarrowTest {
         }
     }
 
+    /** a*a covers a*&*a read as one glob, which as the names both match takes "a": outside the scope. */
+    @Test
+    void anAllOfPatternIsNoRequestsToNarrow() {
+        assertThrows(InvalidJobRequestException.class, () -> narrow(List.of("a*a"), List.of("a*&*a")));
+    }
+
     @Test
     void nothingInsideTheScopeIsRefused() {
         assertThrows(TypeForbiddenException.class, () -> narrow(List.of("email*"), List.of("billing")));
