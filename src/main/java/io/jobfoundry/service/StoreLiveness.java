@@ -9,9 +9,11 @@ import org.eclipse.microprofile.health.Liveness;
 
 /**
  * Down once the store takes no more work until a restart (the embedded store after a failed sync
- * of its log, or once its file can no longer be written or read as opened): readiness alone would keep such a replica unready for good, never restarted. A
- * store that is only slow or away for now leaves this up; readiness reports that. It asks the
- * store nothing, so it cannot time out. Like readiness it names the kind of store, not its file.
+ * of its log, or once its file can no longer be written or read as opened): readiness alone would
+ * keep such a replica unready for good, never restarted. A store that is only slow or away for now
+ * leaves this up; readiness reports that. It runs no transaction, so a slow store cannot hold it
+ * up; the embedded store looks at its files' identity (two {@code stat}s) to find one moved under
+ * it. Like readiness it names the kind of store, not its file.
  */
 @Liveness
 @ApplicationScoped

@@ -39,9 +39,10 @@ final class StoreFiles {
     /** When the committer last asked; read and written by its thread only. */
     private long checkedAt;
 
-    private StoreFiles(Path file, Object fileKey, Duration checkEvery) {
+    private StoreFiles(Path file, Path real, Object fileKey, Duration checkEvery) {
         this.file = file;
-        this.log = file.resolveSibling(file.getFileName() + "-wal");
+        // Beside the real file, as SQLite resolves a database path that is a link (and LogSync).
+        this.log = real.resolveSibling(real.getFileName() + "-wal");
         this.fileKey = fileKey;
         this.checkEveryNanos = checkEvery.toNanos();
         this.checkedAt = System.nanoTime() - checkEveryNanos;
@@ -56,7 +57,13 @@ final class StoreFiles {
         if (key == GONE || key == UNKNOWN) {
             throw new SQLException("the embedded store's file " + file + " cannot be read after it was opened");
         }
-        StoreFiles files = new StoreFiles(file, key, checkEvery);
+        Path real;
+        try {
+            real = file.toRealPath();
+        } catch (IOException e) {
+            throw new SQLException("the embedded store's file " + file + " cannot be read after it was opened", e);
+        }
+        StoreFiles files = new StoreFiles(file, real, key, checkEvery);
         Object log = identity(files.log);
         files.logKey = log == UNKNOWN ? GONE : log;
         return files;

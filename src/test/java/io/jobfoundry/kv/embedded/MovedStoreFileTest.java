@@ -85,6 +85,19 @@ class MovedStoreFileTest {
         assertTrue(refused.getMessage().contains("its log"), refused.getMessage());
     }
 
+    /** A store path that is a link: the log SQLite writes is beside the file the link names. */
+    @Test
+    void aDeletedLogBesideALinksTargetIsFound() throws Exception {
+        Files.createDirectories(folder.resolve("volume"));
+        Files.createDirectories(folder.resolve("data"));
+        Files.createSymbolicLink(folder.resolve("data/store.db"), folder.resolve("volume/real.db"));
+        TransactionRunner runner = open();
+        Files.delete(folder.resolve("volume/real.db-wal"));
+
+        StoreException refused = assertThrows(StoreException.class, () -> write(runner, "after"));
+        assertTrue(refused.getMessage().contains("its log"), refused.getMessage());
+    }
+
     @Test
     void aStoreLeftInPlaceGoesOnAndReopensWithItsData() {
         TransactionRunner runner = open();
