@@ -90,7 +90,12 @@ export function perMinute(name) {
   let first = samples.length - 2;
   while (first > 0 && samples[first - 1].at >= last.at - MINUTE_MS) first--;
   let total = 0;
-  for (let i = first + 1; i < samples.length; i++) total += growth(samples[i - 1], samples[i], name);
+  for (let i = first + 1; i < samples.length; i++) {
+    // Polls a minute or more apart (the service was away, the computer slept): what finished
+    // between them finished at some time in that gap, most of it before the last minute.
+    if (samples[i].at - samples[i - 1].at >= MINUTE_MS) continue;
+    total += growth(samples[i - 1], samples[i], name);
+  }
   return total;
 }
 

@@ -118,8 +118,7 @@ async function list(results, query, signal, focusRefresh = false) {
     const page = await fetchPage(query, signal);
     const filters = Object.fromEntries(FILTERS.filter((n) => query.has(n)).map((n) => [n, query.get(n)]));
     const byFinish = query.get('order') === 'recent';
-    const again = h('button', { type: 'button', id: 'refresh' }, 'Refresh');
-    again.addEventListener('click', () => list(results, query, signal, true));
+    const again = refreshButton(results, query, signal);
     replace(results,
       h('p', { class: 'muted small', id: 'list-read' },
         `Read ${new Date().toISOString().slice(11, 19)} UTC. `, again),
@@ -131,6 +130,21 @@ async function list(results, query, signal, focusRefresh = false) {
         page.next ? h('a', { href: route('/jobs', { ...filters, cursor: page.next }), rel: 'next' }, 'Next page') : null));
     if (focusRefresh) again.focus();
   } catch (error) {
-    if (!signal.aborted) replace(results, problem(error));
+    if (signal.aborted) return;
+    // A failed read keeps the way to read again.
+    const again = refreshButton(results, query, signal);
+    replace(results, problem(error), h('p', null, again));
+    if (focusRefresh) again.focus();
   }
+}
+
+/** Reads the listing again in place; a click while a read is under way waits for it. */
+function refreshButton(results, query, signal) {
+  const again = h('button', { type: 'button', id: 'refresh' }, 'Refresh');
+  again.addEventListener('click', () => {
+    if (again.getAttribute('aria-disabled') === 'true') return;
+    again.setAttribute('aria-disabled', 'true');
+    list(results, query, signal, true);
+  });
+  return again;
 }

@@ -121,8 +121,8 @@ function groups(name, perGroup, signal) {
   return section;
 }
 
-/** Pending jobs read to find those being retried: one page of the listing. */
-const RETRYING_READ = 1000;
+/** Pending jobs read to find those being retried: one page of the listing, data and all. */
+const RETRYING_READ = 500;
 
 /**
  * Jobs whose last attempt failed and that wait for their retry: the type's failed count stays 0
@@ -136,14 +136,16 @@ async function retrying(name, signal) {
     const page = await get(`v1/jobs/${segment(name)}`, { state: 'pending', limit: RETRYING_READ }, signal);
     const jobs = page.jobs.filter((job) => job.attempt > 0)
       .sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '')).slice(0, FAILURES_SHOWN);
-    section.append(jobs.length === 0 ? h('p', { class: 'muted' }, 'No pending job has a failed attempt.')
+    const none = page.next ? `None of the first ${format.count(RETRYING_READ)} pending jobs has a failed attempt; the others were not read.`
+      : 'No pending job has a failed attempt.';
+    section.append(jobs.length === 0 ? h('p', { class: 'muted' }, none)
       : table(['Job', 'Failed attempts', 'Next try', 'Last error'], jobs.map((job) => h('tr', { 'data-job': job.id },
         h('td', null, h('a', { href: `#/job/${segment(job.type)}/${segment(job.id)}` }, job.id)),
         h('td', { class: 'num' }, `${format.count(job.attempt)} of ${format.count(job.maxAttempts)}`),
         h('td', { title: job.scheduledAt ?? '' }, format.relative(job.scheduledAt)),
         h('td', null, h('span', { class: 'error-text' }, job.lastError ?? '—'))))));
-    if (page.next) {
-      section.append(h('p', { class: 'muted small' }, `Found among the first ${format.count(RETRYING_READ)} pending jobs of the type.`));
+    if (page.next && jobs.length > 0) {
+      section.append(h('p', { class: 'muted small' }, `Found among the first ${format.count(RETRYING_READ)} pending jobs of the type; the others were not read.`));
     }
   } catch (error) {
     if (!signal.aborted) section.append(problem(error));
@@ -189,22 +191,27 @@ function readAt(at) {
 function liveCounts(type, signal, redraw) {
   const box = h('div', { id: 'live-counts' }, counts(type), limitNote(type), readAt(Date.now()));
   let shown = type;
-  const timer = setInterval(async () => {
+  let timer;
+  // Each read waits for the one before: a slow answer is never overtaken by an older one.
+  const read = async () => {
     try {
+      const asked = Date.now();
       const now = await get(typePath(type.type), undefined, signal);
       if (signal.aborted) return;
       if (Boolean(now.paused) !== Boolean(shown.paused)) {
-        clearInterval(timer);
         redraw();
         return;
       }
       shown = now;
-      replace(box, counts(now), limitNote(now), readAt(Date.now()));
+      replace(box, counts(now), limitNote(now), readAt(asked));
     } catch (error) {
-      if (!signal.aborted) replace(box, counts(shown), limitNote(shown), problem(error));
+      if (signal.aborted) return;
+      replace(box, counts(shown), limitNote(shown), problem(error));
     }
-  }, COUNTS_EVERY_MS);
-  signal.addEventListener('abort', () => clearInterval(timer));
+    timer = setTimeout(read, COUNTS_EVERY_MS);
+  };
+  timer = setTimeout(read, COUNTS_EVERY_MS);
+  signal.addEventListener('abort', () => clearTimeout(timer));
   return box;
 }
 
@@ -234,8 +241,10 @@ export async function render(main, { params: [name], signal, outcome = h('div', 
   const again = h('button', { type: 'button', id: 'refresh' }, 'Refresh');
   // The page is drawn anew: the keyboard goes back to the button it pressed, not to the top.
   again.addEventListener('click', () => redraw().then(() => main.querySelector('#refresh')?.focus()));
+  const [retries, failed] = [await retrying(name, signal), await failures(name, signal)];
+  // Left meanwhile (another page, or a redraw under way): this one is not drawn over it.
+  if (page.signal.aborted) return;
   replace(main, header(type, redraw, gone, outcome), liveCounts(type, page.signal, redraw), settings(type),
-    groups(name, type.concurrency?.perGroup ?? null, signal), await retrying(name, signal),
-    await failures(name, signal),
+    groups(name, type.concurrency?.perGroup ?? null, signal), retries, failed,
     h('p', null, again, ' ', h('span', { class: 'muted small' }, 'reads the groups, retries and failures again')));
 }
