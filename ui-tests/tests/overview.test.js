@@ -50,6 +50,10 @@ test('the overview shows the counts of the API and follows them as jobs are crea
   assert.equal(await ui.page.locator(`#types tr[data-type="${type}"] td[data-rate]`).textContent(), '1');
   assert.ok(await ui.page.locator(`#types tr[data-type="${type}"] svg rect.bar`).count() > 0, 'the last hour has a bar');
 
+  // Each count says what it counts to a screen reader, not the number alone.
+  assert.equal(await cell(ui.page, type, 'succeeded').getByRole('link').getAttribute('aria-label'), `1 succeeded job of ${type}`);
+  assert.equal(await ui.page.getByRole('link', { name: `1 succeeded job of ${type}` }).count(), 1);
+
   // Counts lead to the listing they count.
   await cell(ui.page, type, 'failed').getByRole('link').click();
   await ui.page.locator('#job-list tbody tr').first().waitFor();

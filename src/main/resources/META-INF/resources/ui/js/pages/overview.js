@@ -18,8 +18,13 @@ function filterOf(state) {
 
 function typeRow(type, stale) {
   const name = type.type;
-  const cells = STATES.map((state) => h('td', { class: 'num', 'data-count': state },
-    h('a', { href: route('/jobs', { type: name, ...filterOf(state) }) }, format.count(type.counts?.[state]))));
+  // A screen reader going from link to link hears what each number counts, not "12, 0, 3".
+  const cells = STATES.map((state) => {
+    const n = type.counts?.[state] ?? 0;
+    return h('td', { class: 'num', 'data-count': state },
+      h('a', { href: route('/jobs', { type: name, ...filterOf(state) }), 'aria-label': `${format.count(n)} ${state} job${n === 1 ? '' : 's'} of ${name}` },
+        format.count(type.counts?.[state])));
+  });
   const rate = stale ? null : sampler.perMinute(name);
   return h('tr', { 'data-type': name },
     h('th', { scope: 'row' }, h('a', { href: `#/type/${segment(name)}` }, name)),
