@@ -1,5 +1,6 @@
 package io.jobfoundry.push;
 
+import io.jobfoundry.jobs.model.PushTarget;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
@@ -31,9 +32,7 @@ public final class PushTargets {
 
     private static boolean isHttpUrl(String prefix) {
         try {
-            URI uri = new URI(prefix);
-            String scheme = uri.getScheme();
-            return ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme)) && uri.getHost() != null;
+            return PushTarget.httpWithHost(new URI(prefix));
         } catch (URISyntaxException e) {
             return false;
         }

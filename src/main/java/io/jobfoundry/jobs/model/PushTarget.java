@@ -45,6 +45,12 @@ public record PushTarget(String url, Duration timeout, int concurrency) {
         return query < 0 ? url : url.substring(0, query) + "?…";
     }
 
+    /** Whether {@code uri} is an absolute http or https URL with a host: a target, or a prefix of the allow-list. */
+    public static boolean httpWithHost(URI uri) {
+        String scheme = uri.getScheme();
+        return ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme)) && uri.getHost() != null;
+    }
+
     private static void checkUrl(String url) {
         URI uri;
         try {
@@ -52,9 +58,7 @@ public record PushTarget(String url, Duration timeout, int concurrency) {
         } catch (URISyntaxException e) {
             throw new InvalidJobRequestException("push.url", "push.url is no URL: " + e.getReason());
         }
-        String scheme = uri.getScheme();
-        if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme) || uri.getHost() == null
-                || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
+        if (!httpWithHost(uri) || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
             // Credentials in the URL would be shown by GET /v1/types/{type}; a fragment is never sent.
             throw new InvalidJobRequestException("push.url",
                     "push.url must be an absolute http or https URL with a host, and no user info or fragment");
