@@ -3,7 +3,6 @@ package io.jobfoundry.api;
 import io.jobfoundry.auth.Role;
 import io.jobfoundry.jobs.model.AcceptRequest;
 import io.jobfoundry.jobs.model.LeasedJob;
-import io.jobfoundry.jobs.model.TypeNames;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -64,10 +63,8 @@ public class AcceptResource {
     @POST
     public CompletionStage<Response> accept(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, byte[] body) {
         JsonBody request = bodies.read(contentType, body).allow("types", "max", "wait", "maxScheduledAt", "worker");
-        List<String> types = request.strings("types")
-                .orElseThrow(() -> new InvalidInputException("types", "types is required"));
-        types.forEach(TypeNames::checkPattern); // names and globs: the engine's other patterns are the scopes' own
-        AcceptRequest accept = new AcceptRequest(types,
+        AcceptRequest accept = new AcceptRequest(
+                request.strings("types").orElseThrow(() -> new InvalidInputException("types", "types is required")),
                 request.integer("max", 1, AcceptRequest.MAX_JOBS).orElse(1),
                 request.timeOrNull("maxScheduledAt").orElse(null),
                 request.nullableString("worker").orElse(null));

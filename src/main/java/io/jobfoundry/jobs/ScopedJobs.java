@@ -183,9 +183,9 @@ public final class ScopedJobs {
 
     /** The accept, its types narrowed to the scope ({@link TypeScope#narrow}). */
     public CompletionStage<List<LeasedJob>> accept(AcceptRequest request, Duration wait) {
+        List<String> types = scope.narrow(request.types()); // checks them for every caller, confined or not
         if (!scope.isAll()) {
-            request = new AcceptRequest(scope.narrow(request.types()), request.max(),
-                    request.maxScheduledAt(), request.worker());
+            request = new AcceptRequest(types, request.max(), request.maxScheduledAt(), request.worker());
         }
         return shownWhenDone(waits.accept(request, wait),
                 jobs -> jobs.stream().map(leased -> new LeasedJob(shown(leased.job()), leased.lease())).toList());

@@ -223,6 +223,8 @@ class MalformedRequestsTest {
         c.add(new Case("accept without types", "POST", "/v1/accept", JSON, "{}", 400, "types"));
         c.add(new Case("accept without a body", "POST", "/v1/accept", null, null, 400, "types"));
         c.add(new Case("accept no types", "POST", "/v1/accept", JSON, "{\"types\":[]}", 400, "types"));
+        c.add(new Case("accept by the engine's own pattern of two globs", "POST", "/v1/accept", JSON,
+                "{\"types\":[\"" + T + "*&*x\"]}", 400, "types"));
         c.add(new Case("accept types a string", "POST", "/v1/accept", JSON, "{\"types\":\"x\"}", 400, "types"));
         c.add(new Case("accept types of numbers", "POST", "/v1/accept", JSON, "{\"types\":[1]}", 400, "types"));
         c.add(new Case("accept a bad pattern", "POST", "/v1/accept", JSON, "{\"types\":[\"a b\"]}", 400, "types"));

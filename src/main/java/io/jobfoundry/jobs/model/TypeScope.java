@@ -78,17 +78,19 @@ public final class TypeScope {
      * match ({@link TypeNames#allOf}), so a type first used later, while the accept waits or after
      * the worker started, is served as with any glob. The result is never wider than the scope.
      *
+     * @throws InvalidJobRequestException for a pattern that is no name or glob
      * @throws TypeForbiddenException if no name the request could ask for is within the scope
      */
     public List<String> narrow(List<String> requested) {
+        // Names and globs only, from any caller: the engine's allOf patterns are made here, and
+        // covers() and overlap() read & as a character, so one let in could come out wider than
+        // the scope.
+        requested.forEach(TypeNames::checkPattern);
         if (globs == null) {
             return requested;
         }
         Set<String> narrowed = new LinkedHashSet<>();
         for (String pattern : requested) {
-            // Names and globs only: covers() and overlap() read & as a character, which in an
-            // allOf pattern it is not, so one reaching here could come out wider than the scope.
-            TypeNames.checkPattern(pattern);
             if (!TypeNames.isGlob(pattern)) {
                 check(pattern);
                 narrowed.add(pattern);

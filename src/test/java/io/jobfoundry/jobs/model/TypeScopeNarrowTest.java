@@ -72,6 +72,7 @@ class TypeScopeNarrowTest {
     @Test
     void anAllOfPatternIsNoRequestsToNarrow() {
         assertThrows(InvalidJobRequestException.class, () -> narrow(List.of("a*a"), List.of("a*&*a")));
+        assertThrows(InvalidJobRequestException.class, () -> TypeScope.all().narrow(List.of("a*&*a")), "nor every type's");
     }
 
     @Test
